@@ -1,0 +1,62 @@
+// Shared device helpers for every nx-gpusp kernel family.
+//
+// Distances are templated on the weight type T: long long (exact integer weights) or
+// double (float weights); the 32-bit types are used only where a caller proved them exact.
+// "Unreached" is DistTraits<T>::inf(); adding to it must never be attempted (callers
+// relax only from reached vertices, or use add_saturating).
+#pragma once
+
+template <typename T> struct DistTraits;
+template <> struct DistTraits<long long> {
+    __device__ static long long inf() { return 0x7fffffffffffffffLL; }
+};
+template <> struct DistTraits<int> {
+    __device__ static int inf() { return 0x7fffffff; }
+};
+template <> struct DistTraits<double> {
+    __device__ static double inf() { return __longlong_as_double(0x7ff0000000000000LL); }
+};
+template <> struct DistTraits<float> {
+    __device__ static float inf() { return __int_as_float(0x7f800000); }
+};
+
+// a + b where either may be "unreached"; for the integer types INF is absorbing.
+template <typename T> __device__ __forceinline__ T add_saturating(T a, T b) {
+    const T inf = DistTraits<T>::inf();
+    return (a == inf || b == inf) ? inf : a + b;
+}
+template <> __device__ __forceinline__ double add_saturating<double>(double a, double b) { return a + b; }
+template <> __device__ __forceinline__ float add_saturating<float>(float a, float b) { return a + b; }
+
+// atomic minimum returning the previous value, for every distance type.
+__device__ __forceinline__ long long atomic_min(long long* addr, long long val) {
+    return atomicMin(addr, val);
+}
+__device__ __forceinline__ int atomic_min(int* addr, int val) { return atomicMin(addr, val); }
+__device__ __forceinline__ double atomic_min(double* addr, double val) {
+    unsigned long long* p = reinterpret_cast<unsigned long long*>(addr);
+    unsigned long long old = *p, assumed;
+    while (val < __longlong_as_double(static_cast<long long>(old))) {
+        assumed = old;
+        old = atomicCAS(p, assumed, static_cast<unsigned long long>(__double_as_longlong(val)));
+        if (old == assumed) break;
+    }
+    return __longlong_as_double(static_cast<long long>(old));
+}
+__device__ __forceinline__ float atomic_min(float* addr, float val) {
+    unsigned int* p = reinterpret_cast<unsigned int*>(addr);
+    unsigned int old = *p, assumed;
+    while (val < __int_as_float(static_cast<int>(old))) {
+        assumed = old;
+        old = atomicCAS(p, assumed, static_cast<unsigned int>(__float_as_int(val)));
+        if (old == assumed) break;
+    }
+    return __int_as_float(static_cast<int>(old));
+}
+
+__device__ __forceinline__ long long global_thread_id() {
+    return static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+__device__ __forceinline__ long long grid_stride() {
+    return static_cast<long long>(gridDim.x) * blockDim.x;
+}

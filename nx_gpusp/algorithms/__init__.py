@@ -1,0 +1,5 @@
+"""NetworkX-facing functions: same names and signatures as NetworkX (plus gpusp's
+``method=`` and method options). They parse arguments, pick a method and shape the
+result; no array code lives here."""
+
+from . import dense, generic, weighted  # noqa: F401  (registers the functions)

@@ -1,0 +1,101 @@
+"""Argument handling shared by the NetworkX-facing functions."""
+
+import networkx as nx
+import numpy as np
+
+from ..config import get_config
+from ..convert import from_networkx
+from ..executor import get_executor
+from ..graph import CSRGraph
+from ..methods import choose
+from ..results import to_host
+
+__all__ = ["as_csr", "node_index", "run_sssp", "weight_can_run", "sssp_should_run",
+           "family_of"]
+
+
+def as_csr(G, weight="weight"):
+    """The CSRGraph to compute on: converted already by the dispatcher, or here when a
+    backend function is called directly with a NetworkX graph. ``weight=None`` means
+    every arc weighs 1 (NetworkX's unweighted convention)."""
+    if not isinstance(G, CSRGraph):
+        if callable(weight):
+            raise NotImplementedError("gpusp: callable weights are evaluated by NetworkX")
+        G = from_networkx(G, weight)
+    if weight is None:
+        return G.unit_weights
+    return G
+
+
+def node_index(graph, node, message):
+    idx = graph.index_of(node)
+    if idx is None:
+        raise nx.NodeNotFound(message)
+    return idx
+
+
+def family_of(method):
+    """NetworkX's shortest_path(method=...) accepts gpusp method names too."""
+    if method in (None, "dijkstra"):
+        return "dijkstra", None
+    if method == "bellman-ford":
+        return "bellman-ford", None
+    from ..methods import METHODS
+
+    m = METHODS.get(("sssp", method))
+    if m is None:
+        raise ValueError(f"method not supported: {method}")
+    return ("bellman-ford" if m.negative_weights else "dijkstra"), method
+
+
+def run_sssp(graph, sources, *, family, method=None, options=None, cutoff=None,
+             want_pred=True):
+    """Run one single/multi-source computation; sources are indices. Returns HostSSSP."""
+    cfg = get_config()
+    if family == "dijkstra":
+        if graph.has_negative_weights:
+            raise ValueError(
+                "Contradictory paths found: negative weights? gpusp's Dijkstra needs "
+                f"non-negative weights (minimum is {graph.min_weight}); use Bellman-Ford")
+        requested = method or cfg.dijkstra_method
+    else:
+        if graph.has_negative_self_loop:
+            raise nx.NetworkXUnbounded("Negative cycle detected.")
+        requested = method or cfg.bellman_ford_method
+    if not graph.path_sums_exact():
+        raise NotImplementedError("gpusp: integer path sums could overflow int64")
+    m = choose("sssp", requested, graph, negative_ok=family == "bellman-ford")
+    opts = m.check_options(options or {})
+    ex = get_executor()
+    result = m.load()(ex, graph, sources, cutoff=cutoff, want_pred=want_pred, **opts)
+    host = to_host(graph, result, cutoff=cutoff)
+    if want_pred and host.pred is None:
+        from ..solvers.sssp.tree import shortest_path_tree
+
+        host.pred = ex.to_host(shortest_path_tree(ex, graph, result.dist, result.sources))
+    return host
+
+
+def _weight_arg(arguments):
+    return arguments.get("weight", "weight")
+
+
+def weight_can_run(arguments):
+    if callable(_weight_arg(arguments)):
+        return "callable weights are evaluated by NetworkX"
+    return True
+
+
+def sssp_should_run(arguments):
+    G = arguments.get("G")
+    if G is None or isinstance(G, CSRGraph):
+        return True
+    threshold = get_config().should_run_min_edges
+    arcs = sum(map(len, G._adj.values()))
+    if arcs < threshold:
+        return f"graph has {arcs} arcs, fewer than should_run_min_edges={threshold}"
+    return True
+
+
+def is_float(value):
+    return isinstance(value, float | np.floating)

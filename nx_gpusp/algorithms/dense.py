@@ -1,0 +1,107 @@
+"""networkx.algorithms.shortest_paths.dense: Floyd-Warshall on the dense device matrix."""
+
+from collections import defaultdict
+
+import networkx as nx
+import numpy as np
+
+from ..config import get_config
+from ..dispatch import networkx_algorithm
+from ..executor import get_executor
+from ..graph import CSRGraph
+from ..methods import choose
+from .common import as_csr, weight_can_run
+
+__all__ = []
+
+
+def dense_should_run(arguments):
+    G = arguments.get("G")
+    if G is None or isinstance(G, CSRGraph):
+        return True
+    threshold = get_config().should_run_min_nodes_dense
+    if len(G) < threshold:
+        return f"graph has {len(G)} nodes, fewer than should_run_min_nodes_dense={threshold}"
+    return True
+
+
+_policy = {"can_run": weight_can_run, "should_run": dense_should_run}
+
+
+def _floyd_warshall(graph, *, keep_negative_diagonal, predecessors, method, options):
+    cfg = get_config()
+    m = choose("floyd-warshall", method or cfg.floyd_warshall_method, graph, negative_ok=True)
+    opts = m.check_options(options or {})
+    ex = get_executor()
+    d, p = m.load()(ex, graph, keep_negative_diagonal=keep_negative_diagonal,
+                    predecessors=predecessors, **opts)
+    return ex.to_host(d), (None if p is None else ex.to_host(p))
+
+
+def _float_matrix(d):
+    if d.dtype.kind == "f":
+        return d
+    out = d.astype(np.float64)
+    out[d == np.iinfo(d.dtype).max] = np.inf
+    return out
+
+
+@networkx_algorithm(**_policy)
+def floyd_warshall_numpy(G, nodelist=None, weight="weight", *, method=None, **options):
+    graph = as_csr(G, weight)
+    if nodelist is not None:
+        if not len(nodelist) == graph.n == len(set(nodelist)):
+            raise nx.NetworkXError(
+                "nodelist must contain every node in G with no repeats."
+                "If you wanted a subgraph of G use G.subgraph(nodelist)")
+        perm = np.array([graph.index_of(v) if v in graph else -1 for v in nodelist])
+        if (perm < 0).any():
+            raise nx.NetworkXError("nodelist must contain every node in G with no repeats.")
+    d, _ = _floyd_warshall(graph, keep_negative_diagonal=False, predecessors=False,
+                           method=method, options=options)
+    d = _float_matrix(d)
+    if nodelist is not None:
+        d = d[np.ix_(perm, perm)]
+    return d
+
+
+def _infinite_default():
+    return float("inf")
+
+
+def _distance_dicts(graph, d):
+    labels = list(graph.nodes)
+    rows = d.tolist()
+    inf = np.iinfo(d.dtype).max if d.dtype.kind != "f" else None
+    out = {}
+    for u, row in zip(labels, rows):
+        if inf is not None:
+            row = [float("inf") if x == inf else x for x in row]
+        out[u] = defaultdict(_infinite_default, zip(labels, row))
+    return out
+
+
+def _predecessor_dicts(graph, p):
+    labels = list(graph.nodes)
+    out = {}
+    for u, row in zip(labels, p):
+        has = np.flatnonzero(row >= 0)
+        if len(has):
+            out[u] = dict(zip(graph.labels(has), graph.labels(row[has])))
+    return out
+
+
+@networkx_algorithm(**_policy)
+def floyd_warshall_predecessor_and_distance(G, weight="weight", *, method=None, **options):
+    graph = as_csr(G, weight)
+    d, p = _floyd_warshall(graph, keep_negative_diagonal=True, predecessors=True,
+                           method=method, options=options)
+    return _predecessor_dicts(graph, p), _distance_dicts(graph, d)
+
+
+@networkx_algorithm(**_policy)
+def floyd_warshall(G, weight="weight", *, method=None, **options):
+    graph = as_csr(G, weight)
+    d, _ = _floyd_warshall(graph, keep_negative_diagonal=True, predecessors=False,
+                           method=method, options=options)
+    return _distance_dicts(graph, d)

@@ -1,0 +1,219 @@
+"""networkx.algorithms.shortest_paths.weighted on the GPU: the Dijkstra and
+Bellman-Ford families, single/multi-source, paths and lengths."""
+
+import networkx as nx
+
+from ..dispatch import networkx_algorithm
+from ..solvers.sssp.frontier import frontier_sssp  # noqa: F401  (the default engine)
+from .common import as_csr, node_index, run_sssp, sssp_should_run, weight_can_run
+
+__all__ = []
+
+_policy = {"can_run": weight_can_run, "should_run": sssp_should_run}
+
+
+def _source_indices(graph, sources):
+    if not sources:
+        raise ValueError("sources must not be empty")
+    return [node_index(graph, s, f"Node {s} not found in graph") for s in sources]
+
+
+# -- Dijkstra ------------------------------------------------------------------------
+@networkx_algorithm(**_policy)
+def multi_source_dijkstra(G, sources, target=None, cutoff=None, weight="weight", *,
+                          method=None, **options):
+    graph = as_csr(G, weight)
+    idx = _source_indices(graph, sources)
+    if target in sources:
+        return (0, [target])
+    host = run_sssp(graph, idx, family="dijkstra", method=method, options=options,
+                    cutoff=cutoff, want_pred=True)
+    if target is None:
+        return host.lengths(), host.paths()
+    t = graph.index_of(target)
+    if not host.reached(t):
+        raise nx.NetworkXNoPath(f"No path to {target}.")
+    return host.length(t), host.path(t)
+
+
+@networkx_algorithm(**_policy)
+def multi_source_dijkstra_path(G, sources, cutoff=None, weight="weight", *, method=None,
+                               **options):
+    graph = as_csr(G, weight)
+    host = run_sssp(graph, _source_indices(graph, sources), family="dijkstra",
+                    method=method, options=options, cutoff=cutoff, want_pred=True)
+    return host.paths()
+
+
+@networkx_algorithm(**_policy)
+def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight", *,
+                                      method=None, **options):
+    graph = as_csr(G, weight)
+    host = run_sssp(graph, _source_indices(graph, sources), family="dijkstra",
+                    method=method, options=options, cutoff=cutoff, want_pred=False)
+    return host.lengths()
+
+
+@networkx_algorithm(**_policy)
+def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight", *,
+                           method=None, **options):
+    return multi_source_dijkstra.__wrapped__(G, {source}, target, cutoff, weight,
+                                             method=method, **options)
+
+
+@networkx_algorithm(**_policy)
+def single_source_dijkstra_path(G, source, cutoff=None, weight="weight", *, method=None,
+                                **options):
+    return multi_source_dijkstra_path.__wrapped__(G, {source}, cutoff, weight,
+                                                  method=method, **options)
+
+
+@networkx_algorithm(**_policy)
+def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight", *,
+                                       method=None, **options):
+    return multi_source_dijkstra_path_length.__wrapped__(G, {source}, cutoff, weight,
+                                                         method=method, **options)
+
+
+@networkx_algorithm(**_policy)
+def dijkstra_path(G, source, target, weight="weight", *, method=None, **options):
+    return single_source_dijkstra.__wrapped__(G, source, target, None, weight,
+                                              method=method, **options)[1]
+
+
+@networkx_algorithm(**_policy)
+def dijkstra_path_length(G, source, target, weight="weight", *, method=None, **options):
+    graph = as_csr(G, weight)
+    s = node_index(graph, source, f"Node {source} not found in graph")
+    if source == target:
+        return 0
+    host = run_sssp(graph, [s], family="dijkstra", method=method, options=options,
+                    want_pred=False)
+    t = graph.index_of(target)
+    if not host.reached(t):
+        raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
+    return host.length(t)
+
+
+def _all_pairs(G, weight, shape, **kwargs):
+    """(node, shape(graph, index)) for every node, one source at a time."""
+    graph = as_csr(G, weight)
+    for i, v in enumerate(graph.nodes):
+        yield v, shape(graph, i, **kwargs)
+
+
+def _dijkstra_from(graph, i, *, cutoff, method, options, want_pred):
+    return run_sssp(graph, [i], family="dijkstra", method=method, options=options,
+                    cutoff=cutoff, want_pred=want_pred)
+
+
+@networkx_algorithm(**_policy)
+def all_pairs_dijkstra(G, cutoff=None, weight="weight", *, method=None, **options):
+    for v, host in _all_pairs(G, weight, _dijkstra_from, cutoff=cutoff, method=method,
+                              options=options, want_pred=True):
+        yield v, (host.lengths(), host.paths())
+
+
+@networkx_algorithm(**_policy)
+def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight", *, method=None,
+                                   **options):
+    for v, host in _all_pairs(G, weight, _dijkstra_from, cutoff=cutoff, method=method,
+                              options=options, want_pred=False):
+        yield v, host.lengths()
+
+
+@networkx_algorithm(**_policy)
+def all_pairs_dijkstra_path(G, cutoff=None, weight="weight", *, method=None, **options):
+    for v, host in _all_pairs(G, weight, _dijkstra_from, cutoff=cutoff, method=method,
+                              options=options, want_pred=True):
+        yield v, host.paths()
+
+
+# -- Bellman-Ford --------------------------------------------------------------------
+def _bellman_ford_from(graph, i, *, method, options, want_pred):
+    return run_sssp(graph, [i], family="bellman-ford", method=method, options=options,
+                    want_pred=want_pred)
+
+
+def _bf_source(graph, source):
+    return node_index(graph, source, f"Source {source} not in G")
+
+
+@networkx_algorithm(**_policy)
+def single_source_bellman_ford(G, source, target=None, weight="weight", *, method=None,
+                               **options):
+    graph = as_csr(G, weight)
+    if source == target:
+        node_index(graph, source, f"Node {source} is not found in the graph")
+        return (0, [source])
+    host = _bellman_ford_from(graph, _bf_source(graph, source), method=method,
+                              options=options, want_pred=True)
+    if target is None:
+        return host.lengths(), host.paths()
+    t = graph.index_of(target)
+    if not host.reached(t):
+        raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
+    return host.length(t), host.path(t)
+
+
+@networkx_algorithm(**_policy)
+def single_source_bellman_ford_path(G, source, weight="weight", *, method=None, **options):
+    return single_source_bellman_ford.__wrapped__(G, source, None, weight, method=method,
+                                                  **options)[1]
+
+
+@networkx_algorithm(**_policy)
+def single_source_bellman_ford_path_length(G, source, weight="weight", *, method=None,
+                                           **options):
+    graph = as_csr(G, weight)
+    return _bellman_ford_from(graph, _bf_source(graph, source), method=method,
+                              options=options, want_pred=False).lengths()
+
+
+@networkx_algorithm(**_policy)
+def bellman_ford_path(G, source, target, weight="weight", *, method=None, **options):
+    return single_source_bellman_ford.__wrapped__(G, source, target, weight, method=method,
+                                                  **options)[1]
+
+
+@networkx_algorithm(**_policy)
+def bellman_ford_path_length(G, source, target, weight="weight", *, method=None, **options):
+    graph = as_csr(G, weight)
+    if source == target:
+        node_index(graph, source, f"Node {source} not found in graph")
+        return 0
+    host = _bellman_ford_from(graph, _bf_source(graph, source), method=method,
+                              options=options, want_pred=False)
+    t = graph.index_of(target)
+    if not host.reached(t):
+        raise nx.NetworkXNoPath(f"node {target} not reachable from {source}")
+    return host.length(t)
+
+
+@networkx_algorithm(**_policy)
+def all_pairs_bellman_ford_path_length(G, weight="weight", *, method=None, **options):
+    for v, host in _all_pairs(G, weight, _bellman_ford_from, method=method, options=options,
+                              want_pred=False):
+        yield v, host.lengths()
+
+
+@networkx_algorithm(**_policy)
+def all_pairs_bellman_ford_path(G, weight="weight", *, method=None, **options):
+    for v, host in _all_pairs(G, weight, _bellman_ford_from, method=method, options=options,
+                              want_pred=True):
+        yield v, host.paths()
+
+
+@networkx_algorithm(**_policy)
+def negative_edge_cycle(G, weight="weight", heuristic=True, *, method=None, **options):
+    """True when G has a negative cycle anywhere (every node a source at distance 0,
+    as NetworkX's added super-source does)."""
+    graph = as_csr(G, weight)
+    if graph.m == 0 or not graph.has_negative_weights:
+        return False
+    try:
+        run_sssp(graph, list(range(graph.n)), family="bellman-ford", method=method,
+                 options=options, want_pred=False)
+    except nx.NetworkXUnbounded:
+        return True
+    return False

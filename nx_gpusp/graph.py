@@ -1,0 +1,222 @@
+"""The backend graph: CSR arcs on the host, with device copies and derived formats
+(reverse CSR, dense matrix) built lazily and cached on the object.
+
+Invariants: no parallel arcs (parallel arcs are merged by minimum weight, as
+NetworkX's multigraph weight function does); an undirected graph stores both
+directions; ``weights`` are int64 (exact integer weights) or float64.
+"""
+
+import functools
+from types import SimpleNamespace
+
+import numpy as np
+
+__all__ = ["CSRGraph"]
+
+INT_LIMIT = 1 << 62  # int64 path sums stay exact below this
+
+
+class CSRGraph:
+    """A NetworkX-dispatchable graph for the ``gpusp`` backend."""
+
+    __networkx_backend__ = "gpusp"
+
+    def __init__(self, indptr, indices, weights, *, nodes=None, directed=True,
+                 multigraph=False, weighted=True, weight_attr=None, graph_attrs=None):
+        self.indptr = np.ascontiguousarray(indptr, dtype=np.int64)
+        self.indices = np.ascontiguousarray(indices, dtype=np.int32)
+        self.weights = np.ascontiguousarray(weights)
+        if self.weights.dtype not in (np.int64, np.float64):
+            raise TypeError(f"CSRGraph weights must be int64 or float64, got {self.weights.dtype}")
+        self.n = len(self.indptr) - 1
+        self._nodes = nodes  # None: labels are 0..n-1
+        self.directed = bool(directed)
+        self.multigraph = bool(multigraph)
+        self.weighted = bool(weighted)
+        self.weight_attr = weight_attr
+        self.graph = dict(graph_attrs or {})
+        self._device = {}
+        self.__networkx_cache__ = {}
+
+    # -- construction ---------------------------------------------------------------
+    @classmethod
+    def from_edge_arrays(cls, n, src, dst, weights=None, *, directed=True, nodes=None, **kw):
+        """CSR from arc (or, undirected, edge) arrays; parallel arcs keep the minimum."""
+        src = np.asarray(src, dtype=np.int64)
+        dst = np.asarray(dst, dtype=np.int64)
+        weighted = weights is not None
+        w = np.ones(len(src), dtype=np.int64) if weights is None else np.asarray(weights)
+        if w.dtype.kind in "biu":
+            w = w.astype(np.int64)
+        elif w.dtype.kind == "f":
+            w = w.astype(np.float64)
+        else:
+            raise TypeError(f"weights must be numeric, got dtype {w.dtype}")
+        if len(src) and (min(src.min(), dst.min()) < 0 or max(src.max(), dst.max()) >= n):
+            raise ValueError("arc endpoint outside 0..n-1")
+        if not directed:
+            loop = src == dst
+            src, dst, w = (np.concatenate([src, dst[~loop]]), np.concatenate([dst, src[~loop]]),
+                           np.concatenate([w, w[~loop]]))
+        order = np.lexsort((w, dst, src))
+        src, dst, w = src[order], dst[order], w[order]
+        if len(src):
+            first = np.ones(len(src), dtype=bool)
+            first[1:] = (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])
+            src, dst, w = src[first], dst[first], w[first]
+        indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(src, minlength=n), out=indptr[1:])
+        return cls(indptr, dst, w, nodes=nodes, directed=directed, weighted=weighted, **kw)
+
+    # -- NetworkX-like surface --------------------------------------------------------
+    def is_directed(self):
+        return self.directed
+
+    def is_multigraph(self):
+        return self.multigraph
+
+    def __len__(self):
+        return self.n
+
+    def number_of_nodes(self):
+        return self.n
+
+    @property
+    def m(self):
+        """Number of stored arcs (an undirected edge counts twice, a self-loop once)."""
+        return len(self.indices)
+
+    @property
+    def nodes(self):
+        """Node labels in index order."""
+        return range(self.n) if self._nodes is None else self._nodes
+
+    @functools.cached_property
+    def node_index(self):
+        """Mapping label -> index (None when labels are 0..n-1)."""
+        if self._nodes is None:
+            return None
+        return {v: i for i, v in enumerate(self._nodes)}
+
+    def index_of(self, label):
+        """Index of ``label``, or None when it is not a node."""
+        if self.node_index is None:
+            if isinstance(label, (int, np.integer)) and not isinstance(label, bool) \
+                    and 0 <= label < self.n:
+                return int(label)
+            return None
+        try:
+            return self.node_index.get(label)
+        except TypeError:  # unhashable
+            return None
+
+    def __contains__(self, label):
+        return self.index_of(label) is not None
+
+    def labels(self, idx):
+        """Labels of an index array, as a list."""
+        idx = np.asarray(idx)
+        if self._nodes is None:
+            return idx.tolist()
+        nodes = self._nodes
+        return [nodes[i] for i in idx.tolist()]
+
+    # -- derived properties (cached) ---------------------------------------------------
+    @functools.cached_property
+    def min_weight(self):
+        return self.weights.min().item() if self.m else 0
+
+    @functools.cached_property
+    def max_weight(self):
+        return self.weights.max().item() if self.m else 0
+
+    @property
+    def has_negative_weights(self):
+        return self.m > 0 and self.min_weight < 0
+
+    @functools.cached_property
+    def has_negative_self_loop(self):
+        tails = np.repeat(np.arange(self.n), np.diff(self.indptr))
+        return bool(np.any((tails == self.indices) & (self.weights < 0)))
+
+    @functools.cached_property
+    def min_out_weight(self):
+        """W(v) = minimum outgoing arc weight of each vertex (inf where none): Crauser."""
+        out = np.full(self.n, np.inf)
+        tails = np.repeat(np.arange(self.n), np.diff(self.indptr))
+        np.minimum.at(out, tails, self.weights.astype(np.float64))
+        return out
+
+    @functools.cached_property
+    def out_degree(self):
+        return np.diff(self.indptr)
+
+    def distance_dtype(self):
+        """int64 for integer weights, float64 otherwise."""
+        return self.weights.dtype
+
+    def path_sums_exact(self):
+        """True when every simple-path sum fits the distance type exactly."""
+        if self.weights.dtype != np.int64 or self.m == 0:
+            return True
+        bound = max(abs(self.min_weight), abs(self.max_weight)) * max(self.n - 1, 1)
+        return bound < INT_LIMIT
+
+    @functools.cached_property
+    def reverse(self):
+        """The transpose graph (arcs reversed), sharing labels."""
+        if not self.directed:
+            return self
+        tails = np.repeat(np.arange(self.n, dtype=np.int64), np.diff(self.indptr))
+        order = np.lexsort((tails, self.indices))
+        indptr = np.zeros(self.n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(self.indices, minlength=self.n), out=indptr[1:])
+        g = CSRGraph(indptr, tails[order], self.weights[order], nodes=self._nodes,
+                     directed=True, multigraph=self.multigraph, weighted=self.weighted,
+                     weight_attr=self.weight_attr)
+        g.__dict__["reverse"] = self
+        return g
+
+    @functools.cached_property
+    def unit_weights(self):
+        """The same arcs with every weight 1 (NetworkX's ``weight=None``)."""
+        if not self.weighted:
+            return self
+        g = CSRGraph(self.indptr, self.indices, np.ones(self.m, dtype=np.int64),
+                     nodes=self._nodes, directed=self.directed, multigraph=self.multigraph,
+                     weighted=False)
+        return g
+
+    # -- device copies ---------------------------------------------------------------
+    def on(self, ex):
+        """CSR arrays on the executor's device (cached): indptr, indices, weights."""
+        dev = self._device.get(ex.name)
+        if dev is None:
+            nbytes = self.indptr.nbytes + self.indices.nbytes + self.weights.nbytes
+            ex.require_bytes(nbytes, f"the CSR graph ({self.n} nodes, {self.m} arcs)")
+            dev = SimpleNamespace(
+                indptr=ex.asarray(self.indptr), indices=ex.asarray(self.indices),
+                weights=ex.asarray(self.weights), n=self.n, m=self.m)
+            self._device[ex.name] = dev
+        return dev
+
+    def dense(self, ex, dtype=None, *, inf=None):
+        """Dense n x n weight matrix on the device: +inf (or ``inf``) off the arcs.
+
+        The diagonal keeps self-loop weights (callers decide how to treat it).
+        """
+        dtype = np.dtype(dtype or (np.float64 if self.weights.dtype.kind == "f" else np.int64))
+        n = self.n
+        ex.require_bytes(n * n * dtype.itemsize, f"the dense {n}x{n} {dtype} matrix")
+        if inf is None:
+            inf = np.inf if dtype.kind == "f" else np.iinfo(dtype).max
+        xp = ex.xp
+        mat = xp.full((n, n), inf, dtype=dtype)
+        if self.m:
+            tails = np.repeat(np.arange(n, dtype=np.int64), np.diff(self.indptr))
+            mat[ex.asarray(tails), ex.asarray(self.indices)] = ex.asarray(self.weights.astype(dtype))
+        return mat
+
+    def __repr__(self):
+        kind = "directed" if self.directed else "undirected"
+        return f"<CSRGraph {kind}, {self.n} nodes, {self.m} arcs, {self.weights.dtype}>"

@@ -1,0 +1,61 @@
+"""``get_info`` for the ``networkx.backend_info`` entry point.
+
+Static on purpose: NetworkX calls it while it is still being imported, so it imports
+neither NetworkX nor CuPy. tests/test_interface.py checks it against the functions the
+backend really registers.
+"""
+
+from .config import DEFAULT_CONFIG, OPTIONS
+
+__all__ = ["get_info", "FUNCTIONS"]
+
+_METHOD_DOC = (
+    "method : str, optional (default: nx.config.backends.gpusp.<family>_method = 'auto')",
+    "    gpusp algorithm variant (see nx_gpusp.methods; e.g. 'frontier'). "
+    "Method options are further keyword arguments.",
+)
+
+_SSSP = "Runs on the GPU (CuPy) with NumPy twins on the CPU; results match NetworkX."
+_FW = "Blocked Floyd-Warshall on the dense matrix on the GPU; a negative cycle raises NetworkXUnbounded."
+
+# NetworkX function name -> extra documentation
+FUNCTIONS = {
+    **{name: _SSSP for name in (
+        "single_source_dijkstra", "single_source_dijkstra_path",
+        "single_source_dijkstra_path_length", "dijkstra_path", "dijkstra_path_length",
+        "multi_source_dijkstra", "multi_source_dijkstra_path",
+        "multi_source_dijkstra_path_length", "all_pairs_dijkstra",
+        "all_pairs_dijkstra_path", "all_pairs_dijkstra_path_length",
+        "single_source_bellman_ford", "single_source_bellman_ford_path",
+        "single_source_bellman_ford_path_length", "bellman_ford_path",
+        "bellman_ford_path_length", "all_pairs_bellman_ford_path",
+        "all_pairs_bellman_ford_path_length", "negative_edge_cycle",
+        "shortest_path", "shortest_path_length")},
+    **{name: _FW for name in (
+        "floyd_warshall", "floyd_warshall_numpy", "floyd_warshall_predecessor_and_distance")},
+}
+
+# shortest_path(_length) already has NetworkX's own `method`
+_NO_METHOD_KW = {"shortest_path", "shortest_path_length"}
+
+
+def get_info():
+    return {
+        "backend_name": "gpusp",
+        "project": "nx-gpusp",
+        "package": "nx_gpusp",
+        "url": "https://example.invalid/nx-gpusp",
+        "short_summary": "Shortest paths on NVIDIA GPUs (CUDA via CuPy).",
+        "description": "GPU shortest paths: Dijkstra family, Bellman-Ford with negative "
+                       "weights, Floyd-Warshall, with every method of the papers selectable.",
+        "functions": {
+            name: {
+                "additional_docs": doc,
+                "additional_parameters": {} if name in _NO_METHOD_KW else {
+                    _METHOD_DOC[0]: _METHOD_DOC[1]},
+            }
+            for name, doc in FUNCTIONS.items()
+        },
+        "default_config": dict(DEFAULT_CONFIG),
+        "config_docs": {name: doc for name, (_default, doc) in OPTIONS.items()},
+    }

@@ -1,0 +1,69 @@
+"""Shared pieces of the kernel tables: CUDA launch shapes, type names, host arc gathering."""
+
+import numpy as np
+
+__all__ = ["CUDA_TYPE", "CudaKernelTable", "gather_arcs", "scalar"]
+
+# NumPy dtype -> CUDA template argument
+CUDA_TYPE = {
+    np.dtype(np.int64): "long long",
+    np.dtype(np.float64): "double",
+    np.dtype(np.int32): "int",
+    np.dtype(np.float32): "float",
+}
+
+BLOCK = 256
+MAX_BLOCKS = 65535 * 8
+
+
+def scalar(value, dtype):
+    """A kernel scalar argument of exactly ``dtype`` (CuPy passes by NumPy type)."""
+    return np.dtype(dtype).type(value)
+
+
+class CudaKernelTable:
+    """Compiles one ``kernels/<source>`` with every (kernel, type) instantiation it needs."""
+
+    source = None  # e.g. "frontier.cu"
+    templates = ()  # kernel names templated on the distance type
+    plain = ()  # non-template kernel names
+    types = (np.int64, np.float64)
+
+    def __init__(self, executor):
+        self.ex = executor
+        self.cp = executor.xp
+        exprs = [f"{k}<{CUDA_TYPE[np.dtype(t)]}>" for k in self.templates for t in self.types]
+        self._module = executor.module(self.source, tuple(exprs) + tuple(self.plain))
+        self._cache = {}
+
+    def kernel(self, name, dtype=None):
+        key = (name, None if dtype is None else np.dtype(dtype))
+        fn = self._cache.get(key)
+        if fn is None:
+            full = name if dtype is None else f"{name}<{CUDA_TYPE[np.dtype(dtype)]}>"
+            fn = self._module.get_function(full)
+            self._cache[key] = fn
+        return fn
+
+    def launch(self, name, work_items, args, dtype=None, block=BLOCK):
+        """Launch a grid-stride kernel over ``work_items`` items."""
+        if work_items <= 0:
+            return
+        grid = min((int(work_items) + block - 1) // block, MAX_BLOCKS)
+        self.kernel(name, dtype)((grid,), (block,), args)
+
+
+def gather_arcs(indptr, vertices):
+    """All arcs leaving ``vertices``: (position in ``vertices`` of each arc's tail, arc ids).
+
+    The host twin of "one thread per vertex loops over its CSR row".
+    """
+    starts = indptr[vertices]
+    counts = indptr[vertices + 1] - starts
+    total = int(counts.sum())
+    owner = np.repeat(np.arange(len(vertices)), counts)
+    if total == 0:
+        return owner, np.zeros(0, dtype=np.int64)
+    first = np.cumsum(counts) - counts
+    arcs = starts[owner] + (np.arange(total) - first[owner])
+    return owner, arcs

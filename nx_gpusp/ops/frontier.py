@@ -1,0 +1,60 @@
+"""Kernel table for kernels/frontier.cu (frontier Bellman-Ford rounds) and its NumPy twin."""
+
+import numpy as np
+
+from .base import CudaKernelTable, gather_arcs, scalar
+
+__all__ = ["CudaOps", "NumpyOps"]
+
+
+class CudaOps(CudaKernelTable):
+    source = "frontier.cu"
+    templates = ("relax_frontier", "record_predecessors", "snapshot_frontier")
+
+    def relax_frontier(self, g, frontier, frontier_dist, size, dist, lowered, round_,
+                       next_frontier, next_size, cutoff):
+        T = dist.dtype
+        self.launch("relax_frontier", size, (
+            g.indptr, g.indices, g.weights, frontier, frontier_dist, scalar(size, np.int32),
+            dist, lowered, scalar(round_, np.int32), next_frontier, next_size,
+            scalar(cutoff, T)), dtype=T)
+
+    def record_predecessors(self, g, frontier, frontier_dist, size, dist, lowered, round_, pred):
+        T = dist.dtype
+        self.launch("record_predecessors", size, (
+            g.indptr, g.indices, g.weights, frontier, frontier_dist, scalar(size, np.int32),
+            dist, lowered, scalar(round_, np.int32), pred), dtype=T)
+
+    def snapshot_frontier(self, frontier, size, dist, frontier_dist):
+        self.launch("snapshot_frontier", size,
+                    (frontier, scalar(size, np.int32), dist, frontier_dist), dtype=dist.dtype)
+
+
+class NumpyOps:
+    def __init__(self, executor):
+        self.ex = executor
+
+    def relax_frontier(self, g, frontier, frontier_dist, size, dist, lowered, round_,
+                       next_frontier, next_size, cutoff):
+        owner, arcs = gather_arcs(g.indptr, frontier[:size].astype(np.int64))
+        heads = g.indices[arcs]
+        cand = frontier_dist[:size][owner] + g.weights[arcs]
+        keep = (cand <= cutoff) & (cand < dist[heads])
+        heads, cand = heads[keep], cand[keep]
+        before = dist[heads]
+        np.minimum.at(dist, heads, cand)
+        lowered_now = np.unique(heads[dist[heads] < before])
+        new = lowered_now[lowered[lowered_now] != round_]
+        lowered[new] = round_
+        k = int(next_size[0])
+        next_frontier[k:k + len(new)] = new
+        next_size[0] = k + len(new)
+
+    def record_predecessors(self, g, frontier, frontier_dist, size, dist, lowered, round_, pred):
+        owner, arcs = gather_arcs(g.indptr, frontier[:size].astype(np.int64))
+        heads = g.indices[arcs]
+        tight = (lowered[heads] == round_) & (frontier_dist[:size][owner] + g.weights[arcs] == dist[heads])
+        pred[heads[tight]] = frontier[:size][owner[tight]]
+
+    def snapshot_frontier(self, frontier, size, dist, frontier_dist):
+        frontier_dist[:size] = dist[frontier[:size]]

@@ -1,0 +1,1 @@
+"""All-pairs drivers: dense Floyd-Warshall, batched SSSP, Johnson."""

@@ -1,0 +1,44 @@
+"""Shared fixtures: every correctness test runs on the NumPy twin ("cpu") and, where a
+GPU is present, on CUDA ("cuda", marker ``gpu``; skipped — and reported as skipped —
+without one)."""
+
+import os
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+from nx_gpusp.executor import cuda_available
+
+DATA = Path(os.environ.get("NX_GPUSP_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "data"))
+
+DEVICES = [
+    pytest.param("cpu", id="cpu"),
+    pytest.param("cuda", id="cuda", marks=[
+        pytest.mark.gpu,
+        pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")]),
+]
+
+
+@pytest.fixture(params=DEVICES)
+def device(request):
+    """Run the test with nx.config.backends.gpusp.device set to cpu, then cuda."""
+    cfg = nx.config.backends.gpusp
+    old = cfg.device
+    cfg.device = request.param
+    nx.config.warnings_to_ignore.add("cache")
+    try:
+        yield request.param
+    finally:
+        cfg.device = old
+
+
+@pytest.fixture
+def data_dir():
+    if not DATA.is_dir():
+        pytest.skip(f"real graphs not found at {DATA} (set NX_GPUSP_DATA)")
+    return DATA
+
+
+def pytest_report_header(config):
+    return f"nx_gpusp: CUDA {'available' if cuda_available() else 'NOT available (gpu tests skip)'}; data={DATA}"

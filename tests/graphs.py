@@ -1,0 +1,118 @@
+"""Random test graphs and result checkers shared by the test modules."""
+
+import math
+import random
+
+import networkx as nx
+
+__all__ = ["random_graph", "graph_cases", "assert_valid_path", "assert_lengths_equal",
+           "assert_paths_valid", "path_length"]
+
+
+def random_graph(seed, *, directed=True, multigraph=False, n=None, p=None, weights="int",
+                 negative=False, zero_fraction=0.0, labels="int", disconnected=False):
+    """A seeded random graph.
+
+    weights: "int" (1..20), "float" (uniform 0.1..10), "mixed" (ints and floats),
+    "none" (no weight attribute: NetworkX's default 1). negative: weights shifted by a
+    random potential (w + h(u) - h(v)), so negative arcs but no negative cycles
+    (directed only). zero_fraction: share of arcs given weight 0. labels: "int",
+    "str" (strings), "tuple" (tuples). disconnected: a second, unreachable component.
+    """
+    rng = random.Random(seed)
+    n = n or rng.randint(1, 40)
+    p = p if p is not None else rng.uniform(0.05, 0.4)
+    cls = {(True, False): nx.DiGraph, (False, False): nx.Graph,
+           (True, True): nx.MultiDiGraph, (False, True): nx.MultiGraph}[(directed, multigraph)]
+    G = cls()
+    G.add_nodes_from(range(n))
+    h = [rng.randint(-15, 15) for _ in range(n)]
+    for u in range(n):
+        for v in range(n):
+            if (u != v or rng.random() < 0.05) and rng.random() < p:
+                if not directed and v < u:
+                    continue
+                for _ in range(rng.randint(1, 3) if multigraph else 1):
+                    G.add_edge(u, v, **_weight(rng, weights, zero_fraction))
+    if disconnected:
+        base = n
+        for u in range(base, base + 5):
+            G.add_edge(u, u + 1 if u + 1 < base + 5 else base, **_weight(rng, weights, 0))
+    if negative:
+        for u, v, d in G.edges(data=True):
+            if "weight" in d and u != v:
+                d["weight"] = d["weight"] + h[u % n] - h[v % n]
+    if labels == "str":
+        G = nx.relabel_nodes(G, {v: f"n{v}" for v in G})
+    elif labels == "tuple":
+        G = nx.relabel_nodes(G, {v: (v % 3, str(v)) for v in G})
+    return G
+
+
+def _weight(rng, kind, zero_fraction):
+    if rng.random() < zero_fraction:
+        return {"weight": 0}
+    if kind == "int":
+        return {"weight": rng.randint(1, 20)}
+    if kind == "float":
+        return {"weight": rng.uniform(0.1, 10.0)}
+    if kind == "mixed":
+        return {"weight": rng.choice([rng.randint(1, 20), rng.uniform(0.1, 10.0)])}
+    return {}
+
+
+def graph_cases(count, seed=0, **fixed):
+    """``count`` varied random graphs (directed/undirected, multi, weights, zeros, labels,
+    disconnected), each as (id, graph)."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        kw = dict(directed=rng.random() < 0.6, multigraph=rng.random() < 0.25,
+                  weights=rng.choice(["int", "int", "float", "mixed", "none"]),
+                  zero_fraction=rng.choice([0.0, 0.0, 0.3]),
+                  labels=rng.choice(["int", "int", "str", "tuple"]),
+                  disconnected=rng.random() < 0.3)
+        kw.update(fixed)
+        out.append((f"g{i}-" + "-".join(f"{k}={v}" for k, v in sorted(kw.items())),
+                    random_graph(seed * 100003 + i, **kw)))
+    return out
+
+
+def _arc_weight(G, u, v, weight):
+    data = G[u][v]
+    if G.is_multigraph():
+        return min(d.get(weight, 1) for d in data.values())
+    return data.get(weight, 1)
+
+
+def path_length(G, path, weight="weight"):
+    return sum(_arc_weight(G, u, v, weight) for u, v in zip(path, path[1:]))
+
+
+def assert_valid_path(G, path, source, target, expected_length, weight="weight"):
+    assert path[0] == source and path[-1] == target, (path, source, target)
+    for u, v in zip(path, path[1:]):
+        assert G.has_edge(u, v), f"{(u, v)} is not an edge of the graph (path {path})"
+    got = path_length(G, path, weight)
+    assert _close(got, expected_length), (path, got, expected_length)
+
+
+def _close(a, b):
+    if isinstance(a, float) or isinstance(b, float):
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+    return a == b
+
+
+def assert_lengths_equal(got, expected):
+    """Same keys; equal values (floats to 1e-9: NetworkX itself sums in path order, as
+    we do, so differences would only come from a different but equally short path)."""
+    assert set(got) == set(expected), (set(got) ^ set(expected))
+    for k, v in expected.items():
+        assert _close(got[k], v), (k, got[k], v)
+
+
+def assert_paths_valid(G, paths, lengths, source, weight="weight"):
+    """Every path starts at ``source``, uses real arcs and has the expected length."""
+    assert set(paths) == set(lengths)
+    for target, path in paths.items():
+        assert_valid_path(G, path, source, target, lengths[target], weight)
