@@ -95,40 +95,6 @@ def dijkstra_path_length(G, source, target, weight="weight", *, method=None, **o
     return host.length(t)
 
 
-def _all_pairs(G, weight, shape, **kwargs):
-    """(node, shape(graph, index)) for every node, one source at a time."""
-    graph = as_csr(G, weight)
-    for i, v in enumerate(graph.nodes):
-        yield v, shape(graph, i, **kwargs)
-
-
-def _dijkstra_from(graph, i, *, cutoff, method, options, want_pred):
-    return run_sssp(graph, [i], family="dijkstra", method=method, options=options,
-                    cutoff=cutoff, want_pred=want_pred)
-
-
-@networkx_algorithm(**_policy)
-def all_pairs_dijkstra(G, cutoff=None, weight="weight", *, method=None, **options):
-    for v, host in _all_pairs(G, weight, _dijkstra_from, cutoff=cutoff, method=method,
-                              options=options, want_pred=True):
-        yield v, (host.lengths(), host.paths())
-
-
-@networkx_algorithm(**_policy)
-def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight", *, method=None,
-                                   **options):
-    for v, host in _all_pairs(G, weight, _dijkstra_from, cutoff=cutoff, method=method,
-                              options=options, want_pred=False):
-        yield v, host.lengths()
-
-
-@networkx_algorithm(**_policy)
-def all_pairs_dijkstra_path(G, cutoff=None, weight="weight", *, method=None, **options):
-    for v, host in _all_pairs(G, weight, _dijkstra_from, cutoff=cutoff, method=method,
-                              options=options, want_pred=True):
-        yield v, host.paths()
-
-
 # -- Bellman-Ford --------------------------------------------------------------------
 def _bellman_ford_from(graph, i, *, method, options, want_pred):
     return run_sssp(graph, [i], family="bellman-ford", method=method, options=options,
@@ -188,20 +154,6 @@ def bellman_ford_path_length(G, source, target, weight="weight", *, method=None,
     if not host.reached(t):
         raise nx.NetworkXNoPath(f"node {target} not reachable from {source}")
     return host.length(t)
-
-
-@networkx_algorithm(**_policy)
-def all_pairs_bellman_ford_path_length(G, weight="weight", *, method=None, **options):
-    for v, host in _all_pairs(G, weight, _bellman_ford_from, method=method, options=options,
-                              want_pred=False):
-        yield v, host.lengths()
-
-
-@networkx_algorithm(**_policy)
-def all_pairs_bellman_ford_path(G, weight="weight", *, method=None, **options):
-    for v, host in _all_pairs(G, weight, _bellman_ford_from, method=method, options=options,
-                              want_pred=True):
-        yield v, host.paths()
 
 
 @networkx_algorithm(**_policy)
