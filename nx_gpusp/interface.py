@@ -61,7 +61,8 @@ class BackendInterface:
 
         reasons = networkx_test_xfails()
         for item in items:
-            reason = reasons.get(item.name) or reasons.get(item.nodeid.split("::", 1)[-1])
+            key = "::".join(item.nodeid.split("::")[1:])
+            reason = reasons.get(key) or reasons.get(item.name)
             if reason:
                 item.add_marker(pytest.mark.xfail(reason=reason))
 

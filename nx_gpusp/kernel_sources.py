@@ -4,7 +4,7 @@ Imports nothing heavy: the wheel test loads every source through this module in 
 fresh virtual environment that has only nx-gpusp installed.
 """
 
-import importlib.resources
+import importlib.util
 from pathlib import Path
 
 __all__ = ["kernel_dir", "kernel_names", "read_kernel"]
@@ -17,12 +17,17 @@ def kernel_dir() -> Path:
     ``kernels/`` folder mapped into the wheel); in a plain source checkout on
     ``sys.path`` that package is not importable and ``kernels/`` beside the package is used.
     """
-    try:
-        folder = Path(str(importlib.resources.files("nx_gpusp.cuda_sources")))
+    installed = Path(__file__).resolve().parent / "cuda_sources"
+    candidates = [installed]
+    try:  # an editable install maps the package onto kernels/ through its finder
+        spec = importlib.util.find_spec("nx_gpusp.cuda_sources")
+    except (ImportError, ValueError):
+        spec = None
+    if spec is not None and spec.submodule_search_locations:
+        candidates += [Path(p) for p in spec.submodule_search_locations]
+    for folder in candidates:
         if folder.is_dir() and any(folder.glob("*.cu")):
             return folder
-    except ModuleNotFoundError:
-        pass
     folder = Path(__file__).resolve().parent.parent / "kernels"
     if not folder.is_dir():
         raise FileNotFoundError(

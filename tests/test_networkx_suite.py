@@ -1,0 +1,40 @@
+"""NetworkX's own shortest-path tests, run through the backend, with a guard that the
+backend really ran (a dispatch counter written by the nx_gpusp.testing plugin)."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+# Functions that NetworkX's suite must have sent to gpusp at least once.
+MUST_RUN = {
+    "single_source_dijkstra", "single_source_dijkstra_path_length", "dijkstra_path",
+    "dijkstra_path_length", "single_source_bellman_ford",
+    "single_source_bellman_ford_path_length", "bellman_ford_path_length",
+    "negative_edge_cycle", "floyd_warshall", "floyd_warshall_numpy",
+    "floyd_warshall_predecessor_and_distance", "shortest_path", "shortest_path_length",
+}
+
+
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)])
+def test_networkx_shortest_path_suite_through_backend(tmp_path, device):
+    from nx_gpusp.executor import cuda_available
+
+    if device == "cuda" and not cuda_available():
+        pytest.skip("no CUDA GPU (CuPy) here")
+    log = tmp_path / "calls.json"
+    env = dict(os.environ, NETWORKX_TEST_BACKEND="gpusp", NETWORKX_FALLBACK_TO_NX="True",
+               NX_GPUSP_DISPATCH_LOG=str(log), NX_GPUSP_DEVICE=device)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "--pyargs", "networkx.algorithms.shortest_paths",
+         "-q", "-p", "no:cacheprovider", "-p", "nx_gpusp.testing"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    summary = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else proc.stderr[-2000:]
+    assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-3000:]
+    assert " passed" in summary and "failed" not in summary, summary
+    calls = json.loads(log.read_text())
+    missing = MUST_RUN - {name for name, count in calls.items() if count > 0}
+    assert not missing, f"backend never ran: {sorted(missing)} ({summary})"
+    assert sum(calls.values()) > 200, calls

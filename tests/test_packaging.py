@@ -1,0 +1,42 @@
+"""The wheel carries kernels/*.cu, and an installed package finds them (fresh venv)."""
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from nx_gpusp.kernel_sources import kernel_names
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.slow
+def test_wheel_ships_every_kernel_and_installed_package_loads_them(tmp_path):
+    pytest.importorskip("setuptools")
+    wheel_dir = tmp_path / "dist"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                    "-q", "-w", str(wheel_dir), str(ROOT)], check=True, cwd=tmp_path)
+    wheel = next(wheel_dir.glob("nx_gpusp-*.whl"))
+    expected = {p.name for p in (ROOT / "kernels").iterdir() if p.suffix in (".cu", ".cuh")}
+    assert expected and set(kernel_names()) == expected
+    with zipfile.ZipFile(wheel) as zf:
+        shipped = {Path(n).name for n in zf.namelist() if n.startswith("nx_gpusp/cuda_sources/")}
+    assert shipped == expected
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    subprocess.run([str(py), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)],
+                   check=True, cwd=tmp_path)
+    code = (
+        "from nx_gpusp.kernel_sources import kernel_dir, kernel_names, read_kernel\n"
+        "import sys\n"
+        "d = kernel_dir(); assert str(d).startswith(sys.prefix), d\n"
+        "names = kernel_names()\n"
+        "assert all(read_kernel(n).strip() for n in names)\n"
+        "print(' '.join(names))\n")
+    out = subprocess.run([str(py), "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert set(out.stdout.split()) == expected
