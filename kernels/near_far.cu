@@ -1,0 +1,202 @@
+// Near-far SSSP with adaptive delta: nx-gpusp's own default ("near-far"), beyond the
+// papers. A frontier of (vertex, snapshot distance) entries; each round relaxes only
+// the "near" entries (snapshot < frontier minimum + delta), carries the "far" ones
+// that are still current, and appends every vertex it lowers once (round stamp).
+// Snapshot relaxation and predecessors set only on a strict decrease keep the
+// frontier engine's invariant (a predecessor cycle is a negative cycle; see
+// nx_gpusp/solvers/sssp/frontier.py), so trees and NetworkXUnbounded come for free.
+// Delta doubles when a round has too little near work and halves when it has too much
+// (target: one entry per thread), so no graph-specific tuning is needed.
+//
+// Two launch shapes, same round semantics:
+//  * near_far_block: ONE thread block runs up to max_rounds rounds with only
+//    __syncthreads between phases, while the frontier has <= cap entries (road graphs:
+//    hundreds of rounds of a few hundred entries, latency-bound: no host round trip).
+//  * nf_relax_grid / nf_predecessors_grid / nf_carry_grid: one round over the whole
+//    grid for large frontiers; the host reads the control block between rounds.
+// Arcs of high-degree vertices are expanded by a whole warp (ballot loop), others by
+// one lane. Frontier buffers: cv/cd current (vertex, snapshot), nv/nd next.
+// ctl (int32): [0] size, [1] round, [2] near entries (last round), [3] parity
+// (0: frontier in fv/fd, 1: in gv/gd), [4] new entries, [5] carried entries,
+// [6] total near entries processed (int, saturating statistics are not needed here).
+// tctl (T): [0] frontier minimum snapshot, [1] delta.
+#include "common.cuh"
+
+#define FULL_MASK 0xffffffffu
+
+template <typename T> struct RelaxVisitor {
+    T* dist; int* stamp; int round; int* next_v; int* next_count; T cutoff;
+    __device__ __forceinline__ void operator()(int /*u*/, int v, T cand) const {
+        if (cand > cutoff || !(cand < dist[v])) return;
+        const T old = atomic_min(&dist[v], cand);
+        if (cand < old && atomicExch(&stamp[v], round) != round) next_v[atomicAdd(next_count, 1)] = v;
+    }
+};
+
+template <typename T> struct PredecessorVisitor {
+    const T* dist; const int* stamp; int round; int* pred;
+    __device__ __forceinline__ void operator()(int u, int v, T cand) const {
+        if (stamp[v] == round && cand == dist[v]) pred[v] = u;
+    }
+};
+
+// Visit every arc of the near entries of cv/cd[0, size); warps `warp`, `warp+nwarps`, ...
+// take 32 entries each. Returns (in lane 0) how many near entries this warp saw.
+template <typename T, typename Visitor>
+__device__ int visit_near_arcs(const long long* __restrict__ indptr, const int* __restrict__ indices,
+                               const T* __restrict__ weights, const int* cv, const T* cd, int size,
+                               T thr, long long warp, long long nwarps, const Visitor& visit) {
+    const int lane = threadIdx.x & 31;
+    int near_seen = 0;
+    for (long long base = warp * 32; base < size; base += nwarps * 32) {
+        const long long i = base + lane;
+        int u = -1;
+        T du = T(0);
+        long long beg = 0, end = 0;
+        if (i < size) {
+            du = cd[i];
+            if (du < thr) {
+                u = cv[i];
+                beg = indptr[u];
+                end = indptr[u + 1];
+            }
+        }
+        near_seen += __popc(__ballot_sync(FULL_MASK, u >= 0));
+        unsigned big = __ballot_sync(FULL_MASK, end - beg > 32);
+        while (big) {
+            const int src = __ffs(big) - 1;
+            big &= big - 1;
+            const long long b = __shfl_sync(FULL_MASK, beg, src), e = __shfl_sync(FULL_MASK, end, src);
+            const T d0 = __shfl_sync(FULL_MASK, du, src);
+            const int u0 = __shfl_sync(FULL_MASK, u, src);
+            for (long long a = b + lane; a < e; a += 32) visit(u0, indices[a], d0 + weights[a]);
+        }
+        if (end - beg <= 32) {
+            for (long long a = beg; a < end; ++a) visit(u, indices[a], du + weights[a]);
+        }
+    }
+    return near_seen;
+}
+
+// Minimum of v over the calling block into *target (shared or global).
+template <typename T> __device__ void block_min_into(T v, T* target) {
+    for (int off = 16; off > 0; off >>= 1) {
+        const T o = __shfl_down_sync(FULL_MASK, v, off);
+        v = o < v ? o : v;
+    }
+    if ((threadIdx.x & 31) == 0 && v < DistTraits<T>::inf()) atomic_min(target, v);
+}
+
+// Snapshot the n_new appended entries, carry the far entries still current; each
+// thread returns the minimum snapshot it wrote. Threads tid, tid+nthreads, ...
+template <typename T>
+__device__ T snapshot_and_carry(const int* cv, const T* cd, int size, T thr, const T* dist,
+                                int* nv, T* nd, int n_new, int* carry_count,
+                                long long tid, long long nthreads) {
+    T local = DistTraits<T>::inf();
+    for (long long j = tid; j < n_new; j += nthreads) {
+        const T dj = dist[nv[j]];
+        nd[j] = dj;
+        local = dj < local ? dj : local;
+    }
+    for (long long i = tid; i < size; i += nthreads) {
+        const T du = cd[i];
+        if (du < thr) continue;
+        const int u = cv[i];
+        if (dist[u] != du) continue;  // lowered this round: its new entry is appended
+        const int slot = n_new + atomicAdd(carry_count, 1);
+        nv[slot] = u;
+        nd[slot] = du;
+        local = du < local ? du : local;
+    }
+    return local;
+}
+
+template <typename T> __device__ __forceinline__ T threshold(T fmin, T delta) {
+    const T inf = DistTraits<T>::inf();
+    return (fmin >= T(0) && delta >= inf - fmin) ? inf : fmin + delta;  // saturating
+}
+
+template <typename T> __device__ __forceinline__ T adapt_delta(T delta, int near, int target) {
+    if (near < target / 4 && delta < DistTraits<T>::inf() / 4) return delta * 2;
+    if (near > 2 * target) {
+        const T half = delta / 2;
+        return half > T(0) ? half : delta;
+    }
+    return delta;
+}
+
+template <typename T>
+__global__ void __launch_bounds__(1024) near_far_block(
+        const long long* __restrict__ indptr, const int* __restrict__ indices,
+        const T* __restrict__ weights, T* dist, int* pred, int* stamp, int* fv, T* fd, int* gv,
+        T* gd, int* ctl, T* tctl, int cap, int max_rounds, int track_pred, T cutoff) {
+    __shared__ int s_next, s_carry, s_near;
+    __shared__ T s_min;
+    int size = ctl[0], round = ctl[1], parity = ctl[3], near = 0, total_near = ctl[6];
+    T fmin = tctl[0], delta = tctl[1];
+    const long long warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+    for (int r = 0; r < max_rounds && size > 0 && size <= cap; ++r) {
+        ++round;
+        int* cv = parity ? gv : fv;
+        T* cd = parity ? gd : fd;
+        int* nv = parity ? fv : gv;
+        T* nd = parity ? fd : gd;
+        const T thr = threshold(fmin, delta);
+        if (threadIdx.x == 0) { s_next = 0; s_carry = 0; s_near = 0; s_min = DistTraits<T>::inf(); }
+        __syncthreads();
+        const RelaxVisitor<T> relax{dist, stamp, round, nv, &s_next, cutoff};
+        const int seen = visit_near_arcs(indptr, indices, weights, cv, cd, size, thr, warp, nwarps, relax);
+        if ((threadIdx.x & 31) == 0 && seen) atomicAdd(&s_near, seen);
+        __syncthreads();
+        if (track_pred) {
+            const PredecessorVisitor<T> record{dist, stamp, round, pred};
+            visit_near_arcs(indptr, indices, weights, cv, cd, size, thr, warp, nwarps, record);
+        }
+        const int n_new = s_next;
+        const T local = snapshot_and_carry(cv, cd, size, thr, dist, nv, nd, n_new, &s_carry,
+                                           threadIdx.x, blockDim.x);
+        block_min_into(local, &s_min);
+        __syncthreads();
+        size = n_new + s_carry;
+        fmin = s_min;
+        near = s_near;
+        total_near += near;
+        delta = adapt_delta(delta, near, static_cast<int>(blockDim.x));
+        parity ^= 1;
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        ctl[0] = size; ctl[1] = round; ctl[2] = near; ctl[3] = parity; ctl[6] = total_near;
+        tctl[0] = fmin; tctl[1] = delta;
+    }
+}
+
+// ---- one round over the whole grid (large frontiers) ----------------------------
+template <typename T>
+__global__ void nf_relax_grid(const long long* __restrict__ indptr, const int* __restrict__ indices,
+                              const T* __restrict__ weights, const int* cv, const T* cd, int size,
+                              T thr, T* dist, int* stamp, int round, int* nv, int* ctl, T cutoff) {
+    const RelaxVisitor<T> relax{dist, stamp, round, nv, &ctl[4], cutoff};
+    const int seen = visit_near_arcs(indptr, indices, weights, cv, cd, size, thr,
+                                     global_thread_id() >> 5, grid_stride() >> 5, relax);
+    if ((threadIdx.x & 31) == 0 && seen) atomicAdd(&ctl[2], seen);
+}
+
+template <typename T>
+__global__ void nf_predecessors_grid(const long long* __restrict__ indptr,
+                                     const int* __restrict__ indices, const T* __restrict__ weights,
+                                     const int* cv, const T* cd, int size, T thr, const T* dist,
+                                     const int* stamp, int round, int* pred) {
+    const PredecessorVisitor<T> record{dist, stamp, round, pred};
+    visit_near_arcs(indptr, indices, weights, cv, cd, size, thr, global_thread_id() >> 5,
+                    grid_stride() >> 5, record);
+}
+
+template <typename T>
+__global__ void nf_carry_grid(const int* cv, const T* cd, int size, T thr, const T* dist, int* nv,
+                              T* nd, int* ctl, T* tctl) {
+    const T local = snapshot_and_carry(cv, cd, size, thr, dist, nv, nd, ctl[4], &ctl[5],
+                                       global_thread_id(), grid_stride());
+    block_min_into(local, &tctl[0]);
+}

@@ -1,0 +1,128 @@
+"""Kernel table for kernels/near_far.cu and its NumPy twin.
+
+State shared by both: frontier buffers (fv, fd) and (gv, gd), ``ctl`` int32[8] and
+``tctl`` T[2] as documented at the top of near_far.cu. One call of ``block_rounds``
+runs up to ``max_rounds`` rounds while the frontier has at most ``cap`` entries; one
+call of ``grid_round`` runs one round. Rounds are deterministic in everything but the
+choice among equally valid predecessors, so the twin matches the kernels exactly.
+"""
+
+import numpy as np
+
+from .base import CudaKernelTable, gather_arcs, scalar
+
+__all__ = ["CudaOps", "NumpyOps", "BLOCK_THREADS", "threshold", "adapt_delta"]
+
+BLOCK_THREADS = 1024  # threads of the one-block launch = its delta target
+CTL_SIZE, CTL_ROUND, CTL_NEAR, CTL_PARITY, CTL_NEW, CTL_CARRY, CTL_TOTAL_NEAR = range(7)
+
+
+def threshold(fmin, delta, inf):
+    """Near/far boundary: fmin + delta, saturating at inf (mirrors near_far.cu)."""
+    if fmin >= 0 and delta >= inf - fmin:
+        return inf
+    return fmin + delta
+
+
+def adapt_delta(delta, near, target, inf):
+    """Double delta when near work < target/4, halve it above 2*target (as near_far.cu)."""
+    if near < target // 4 and delta < inf / 4:
+        return delta * 2
+    if near > 2 * target:
+        half = delta / 2 if isinstance(delta, float) else delta // 2
+        return half if half > 0 else delta
+    return delta
+
+
+class CudaOps(CudaKernelTable):
+    source = "near_far.cu"
+    templates = ("near_far_block", "nf_relax_grid", "nf_predecessors_grid", "nf_carry_grid")
+
+    def block_rounds(self, g, st, cap, max_rounds, track_pred, cutoff):
+        T = st.dist.dtype
+        self.kernel("near_far_block", T)((1,), (BLOCK_THREADS,), (
+            g.indptr, g.indices, g.weights, st.dist, st.pred, st.stamp, st.fv, st.fd, st.gv,
+            st.gd, st.ctl, st.tctl, scalar(cap, np.int32), scalar(max_rounds, np.int32),
+            scalar(int(track_pred), np.int32), scalar(cutoff, T)))
+
+    def grid_round(self, g, st, size, round_, parity, thr, track_pred, cutoff):
+        """One round: frontier in buffer ``parity``; counters reset by the caller."""
+        T = st.dist.dtype
+        cv, cd, nv, nd = st.buffers(parity)
+        sz, thr_, rnd = scalar(size, np.int32), scalar(thr, T), scalar(round_, np.int32)
+        warps = (size + 31) // 32
+        self.launch("nf_relax_grid", warps * 32, (
+            g.indptr, g.indices, g.weights, cv, cd, sz, thr_, st.dist, st.stamp, rnd, nv,
+            st.ctl, scalar(cutoff, T)), dtype=T)
+        if track_pred:
+            self.launch("nf_predecessors_grid", warps * 32, (
+                g.indptr, g.indices, g.weights, cv, cd, sz, thr_, st.dist, st.stamp, rnd,
+                st.pred), dtype=T)
+        self.launch("nf_carry_grid", max(size, 1), (cv, cd, sz, thr_, st.dist, nv, nd, st.ctl,
+                                                    st.tctl), dtype=T)
+
+
+class NumpyOps:
+    def __init__(self, executor):
+        self.ex = executor
+
+    def _round(self, g, st, size, round_, parity, thr, track_pred, cutoff):
+        """One round on the host; returns (next size, near count, next minimum)."""
+        cv, cd, nv, nd = st.buffers(parity)
+        inf = _inf(st.dist.dtype)
+        cur_v, cur_d = cv[:size], cd[:size]
+        near = cur_d < thr
+        near_v, near_d = cur_v[near].astype(np.int64), cur_d[near]
+        owner, arcs = gather_arcs(g.indptr, near_v)
+        heads = g.indices[arcs]
+        cand = near_d[owner] + g.weights[arcs]
+        keep = (cand <= cutoff) & (cand < st.dist[heads])
+        h, c = heads[keep], cand[keep]
+        before = st.dist[h]
+        np.minimum.at(st.dist, h, c)
+        lowered = np.unique(h[st.dist[h] < before])
+        new = lowered[st.stamp[lowered] != round_]
+        st.stamp[new] = round_
+        if track_pred:
+            tight = (st.stamp[heads] == round_) & (cand == st.dist[heads])
+            st.pred[heads[tight]] = near_v[owner[tight]]
+        far = ~near
+        carried = far & (st.dist[cur_v] == cur_d)
+        carry_v, carry_d = cur_v[carried], cur_d[carried]
+        n_new, n_carry = len(new), len(carry_v)
+        nv[:n_new] = new
+        nd[:n_new] = st.dist[new]
+        nv[n_new:n_new + n_carry] = carry_v
+        nd[n_new:n_new + n_carry] = carry_d
+        total = n_new + n_carry
+        fmin = nd[:total].min() if total else inf
+        return total, int(near.sum()), fmin
+
+    def block_rounds(self, g, st, cap, max_rounds, track_pred, cutoff):
+        ctl, tctl = st.ctl, st.tctl
+        size, round_, parity = int(ctl[CTL_SIZE]), int(ctl[CTL_ROUND]), int(ctl[CTL_PARITY])
+        fmin, delta = tctl[0].item(), tctl[1].item()
+        inf = _inf(st.dist.dtype)
+        near, total_near = 0, int(ctl[CTL_TOTAL_NEAR])
+        for _ in range(max_rounds):
+            if not (0 < size <= cap):
+                break
+            round_ += 1
+            thr = threshold(fmin, delta, inf)
+            size, near, fmin = self._round(g, st, size, round_, parity, thr, track_pred, cutoff)
+            fmin = fmin.item() if hasattr(fmin, "item") else fmin
+            total_near += near
+            delta = adapt_delta(delta, near, BLOCK_THREADS, inf)
+            parity ^= 1
+        ctl[CTL_SIZE], ctl[CTL_ROUND], ctl[CTL_NEAR] = size, round_, near
+        ctl[CTL_PARITY], ctl[CTL_TOTAL_NEAR] = parity, total_near
+        tctl[0], tctl[1] = fmin, delta
+
+    def grid_round(self, g, st, size, round_, parity, thr, track_pred, cutoff):
+        total, near, fmin = self._round(g, st, size, round_, parity, thr, track_pred, cutoff)
+        st.ctl[CTL_NEW], st.ctl[CTL_CARRY], st.ctl[CTL_NEAR] = total, 0, near
+        st.tctl[0] = fmin
+
+
+def _inf(dtype):
+    return np.inf if np.dtype(dtype).kind == "f" else int(np.iinfo(dtype).max)

@@ -1,0 +1,54 @@
+"""Developer probe: kernel time of each SSSP method on NY (synthetic weights), graph
+already on the device; median over sources. The full side-by-side table is
+``python -m nx_gpusp.bench``. Usage: python tools/sssp_probe.py [method ...]"""
+
+import glob
+import statistics
+import sys
+import tarfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from nx_gpusp.executor import get_executor
+from nx_gpusp.graph import CSRGraph
+from nx_gpusp.methods import METHODS, methods_for
+
+data = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+with tarfile.open(data / "dimacs9" / "NY-synthetic-weights.txt.tar.gz") as tf:
+    member = tf.getmembers()[0]
+    raw = tf.extractfile(member).read().split(b"\n", 2)
+n = int(raw[0])
+arr = np.array(raw[2].split(), dtype=np.int64).reshape(-1, 3)
+g = CSRGraph.from_edge_arrays(n, arr[:, 0], arr[:, 1], arr[:, 2])
+ex = get_executor()
+g.on(ex)
+names = sys.argv[1:] or [m.name for m in methods_for("sssp")]
+rng = np.random.default_rng(0)
+sources = rng.integers(0, n, 7).tolist()
+import scipy.sparse as sp
+import scipy.sparse.csgraph as cg
+
+A = sp.csr_matrix((g.weights.astype(float), g.indices, g.indptr), shape=(n, n))
+t = []
+for s in sources[:3]:
+    t0 = time.perf_counter(); ref = cg.dijkstra(A, indices=s); t.append(time.perf_counter() - t0)
+print(f"{'scipy dijkstra':24s} {statistics.median(t)*1e3:9.2f} ms", flush=True)
+for name in names:
+    solver = METHODS[("sssp", name)].load()
+    times, stats = [], None
+    try:
+        solver(ex, g, [sources[0]], want_pred=False)  # warm-up (compilation)
+        for s in sources:
+            ex.synchronize()
+            t0 = time.perf_counter()
+            r = solver(ex, g, [s], want_pred=False)
+            ex.synchronize()
+            times.append(time.perf_counter() - t0)
+            stats = r.stats
+        ok = np.array_equal(np.where(ex.to_host(r.dist) == np.iinfo(np.int64).max, np.inf,
+                                     ex.to_host(r.dist)), cg.dijkstra(A, indices=sources[-1]))
+        print(f"{name:24s} {statistics.median(times)*1e3:9.2f} ms  correct={ok} {stats}", flush=True)
+    except Exception as exc:  # report and go on to the next method
+        print(f"{name:24s} FAILED {type(exc).__name__}: {exc}", flush=True)
