@@ -15,7 +15,9 @@ from nx_gpusp.executor import get_executor
 from nx_gpusp.graph import CSRGraph
 from nx_gpusp.methods import METHODS, methods_for
 
-data = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+import os
+
+data = Path(os.environ.get("NX_GPUSP_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "data"))
 with tarfile.open(data / "dimacs9" / "NY-synthetic-weights.txt.tar.gz") as tf:
     member = tf.getmembers()[0]
     raw = tf.extractfile(member).read().split(b"\n", 2)
