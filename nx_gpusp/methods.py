@@ -8,9 +8,9 @@ configured default, or "auto") against a graph's properties.
 import importlib
 from dataclasses import dataclass, field
 
-__all__ = ["Method", "register", "choose", "methods_for", "METHODS"]
+__all__ = ["Method", "register", "choose", "get_method", "methods_for", "METHODS"]
 
-PROBLEMS = ("sssp", "floyd-warshall")
+PROBLEMS = ("sssp", "floyd-warshall", "all-pairs")
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,12 @@ def register(method: Method) -> Method:
     return method
 
 
+def get_method(problem, name):
+    """The registered Method, or None."""
+    load_all()
+    return METHODS.get((problem, name))
+
+
 def methods_for(problem):
     load_all()
     return [m for (p, _), m in METHODS.items() if p == problem]
@@ -54,7 +60,8 @@ def methods_for(problem):
 # problem -> function(graph, need_negative) -> method name, for method="auto"
 AUTO = {
     "sssp": lambda graph, negative: "frontier",
-    "floyd-warshall": lambda graph, negative: "fw-tiled-shared",
+    "floyd-warshall": lambda graph, negative: "fw-dpx",
+    "all-pairs": lambda graph, negative: "batched-frontier",
 }
 
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from nx_gpusp.executor import get_executor
 from nx_gpusp.graph import CSRGraph
-from nx_gpusp.methods import METHODS, methods_for
+from nx_gpusp.methods import get_method, methods_for
 
 import os
 
@@ -38,7 +38,7 @@ for s in sources[:3]:
     t0 = time.perf_counter(); ref = cg.dijkstra(A, indices=s); t.append(time.perf_counter() - t0)
 print(f"{'scipy dijkstra':24s} {statistics.median(t)*1e3:9.2f} ms", flush=True)
 for name in names:
-    solver = METHODS[("sssp", name)].load()
+    solver = get_method("sssp", name).load()
     times, stats = [], None
     try:
         solver(ex, g, [sources[0]], want_pred=False)  # warm-up (compilation)
