@@ -24,10 +24,13 @@
 
 #define FULL_MASK 0xffffffffu
 
+// Visitors see each arc twice: pre(v) is issued for a batch of arcs before any
+// apply(), so the batch's loads are in flight together (fewer dependent latencies).
 template <typename T> struct RelaxVisitor {
     T* dist; int* stamp; int round; int* next_v; int* next_count; T cutoff;
-    __device__ __forceinline__ void operator()(int /*u*/, int v, T cand) const {
-        if (cand > cutoff || !(cand < dist[v])) return;
+    __device__ __forceinline__ T pre(int v) const { return dist[v]; }
+    __device__ __forceinline__ void apply(int /*u*/, int v, T cand, T dv) const {
+        if (cand > cutoff || !(cand < dv)) return;
         const T old = atomic_min(&dist[v], cand);
         if (cand < old && atomicExch(&stamp[v], round) != round) next_v[atomicAdd(next_count, 1)] = v;
     }
@@ -35,10 +38,36 @@ template <typename T> struct RelaxVisitor {
 
 template <typename T> struct PredecessorVisitor {
     const T* dist; const int* stamp; int round; int* pred;
-    __device__ __forceinline__ void operator()(int u, int v, T cand) const {
-        if (stamp[v] == round && cand == dist[v]) pred[v] = u;
+    __device__ __forceinline__ T pre(int v) const { return stamp[v] == round ? dist[v] : DistTraits<T>::inf(); }
+    __device__ __forceinline__ void apply(int u, int v, T cand, T dv) const {
+        if (cand == dv) pred[v] = u;
     }
 };
+
+#define ARC_BATCH 4
+
+// Arcs [beg, end) of u, one lane: ARC_BATCH arcs gathered, pre-read, then applied.
+template <typename T, typename Visitor>
+__device__ __forceinline__ void visit_row(const int* __restrict__ indices, const T* __restrict__ weights,
+                                          int u, T du, long long beg, long long end, long long step,
+                                          const Visitor& visit) {
+    for (long long a0 = beg; a0 < end; a0 += ARC_BATCH * step) {
+        int v[ARC_BATCH];
+        T cand[ARC_BATCH], pre[ARC_BATCH];
+#pragma unroll
+        for (int j = 0; j < ARC_BATCH; ++j) {
+            const long long a = a0 + j * step;
+            v[j] = a < end ? indices[a] : -1;
+            cand[j] = a < end ? du + weights[a] : T(0);
+        }
+#pragma unroll
+        for (int j = 0; j < ARC_BATCH; ++j) pre[j] = v[j] >= 0 ? visit.pre(v[j]) : T(0);
+#pragma unroll
+        for (int j = 0; j < ARC_BATCH; ++j) {
+            if (v[j] >= 0) visit.apply(u, v[j], cand[j], pre[j]);
+        }
+    }
+}
 
 // Visit every arc of the near entries of cv/cd[0, size); warps `warp`, `warp+nwarps`, ...
 // take 32 entries each. Returns (in lane 0) how many near entries this warp saw.
@@ -55,8 +84,9 @@ __device__ int visit_near_arcs(const long long* __restrict__ indptr, const int* 
         long long beg = 0, end = 0;
         if (i < size) {
             du = cd[i];
+            const int ui = cv[i];  // loaded with cd[i], not after the comparison
             if (du < thr) {
-                u = cv[i];
+                u = ui;
                 beg = indptr[u];
                 end = indptr[u + 1];
             }
@@ -69,11 +99,9 @@ __device__ int visit_near_arcs(const long long* __restrict__ indptr, const int* 
             const long long b = __shfl_sync(FULL_MASK, beg, src), e = __shfl_sync(FULL_MASK, end, src);
             const T d0 = __shfl_sync(FULL_MASK, du, src);
             const int u0 = __shfl_sync(FULL_MASK, u, src);
-            for (long long a = b + lane; a < e; a += 32) visit(u0, indices[a], d0 + weights[a]);
+            visit_row(indices, weights, u0, d0, b + lane, e, 32, visit);
         }
-        if (end - beg <= 32) {
-            for (long long a = beg; a < end; ++a) visit(u, indices[a], du + weights[a]);
-        }
+        if (end - beg <= 32) visit_row(indices, weights, u, du, beg, end, 1, visit);
     }
     return near_seen;
 }
@@ -101,9 +129,8 @@ __device__ T snapshot_and_carry(const int* cv, const T* cd, int size, T thr, con
     }
     for (long long i = tid; i < size; i += nthreads) {
         const T du = cd[i];
-        if (du < thr) continue;
         const int u = cv[i];
-        if (dist[u] != du) continue;  // lowered this round: its new entry is appended
+        if (du < thr || dist[u] != du) continue;  // lowered this round: its new entry is appended
         const int slot = n_new + atomicAdd(carry_count, 1);
         nv[slot] = u;
         nd[slot] = du;

@@ -26,7 +26,18 @@ arr = np.array(raw[2].split(), dtype=np.int64).reshape(-1, 3)
 g = CSRGraph.from_edge_arrays(n, arr[:, 0], arr[:, 1], arr[:, 2])
 ex = get_executor()
 g.on(ex)
+# arguments: method names, each optionally with options: near-far:block_cap=1,want_pred=1
 names = sys.argv[1:] or [m.name for m in methods_for("sssp")]
+
+
+def parse(spec):
+    name, _, opts = spec.partition(":")
+    kw = {}
+    for item in filter(None, opts.split(",")):
+        key, _, val = item.partition("=")
+        kw[key] = int(val) if val.lstrip("-").isdigit() else val
+    return name, kw
+
 rng = np.random.default_rng(0)
 sources = rng.integers(0, n, 7).tolist()
 import scipy.sparse as sp
@@ -37,20 +48,22 @@ t = []
 for s in sources[:3]:
     t0 = time.perf_counter(); ref = cg.dijkstra(A, indices=s); t.append(time.perf_counter() - t0)
 print(f"{'scipy dijkstra':24s} {statistics.median(t)*1e3:9.2f} ms", flush=True)
-for name in names:
+for spec in names:
+    name, kw = parse(spec)
+    want_pred = bool(kw.pop("want_pred", 0))
     solver = get_method("sssp", name).load()
     times, stats = [], None
     try:
-        solver(ex, g, [sources[0]], want_pred=False)  # warm-up (compilation)
+        solver(ex, g, [sources[0]], want_pred=want_pred, **kw)  # warm-up (compilation)
         for s in sources:
             ex.synchronize()
             t0 = time.perf_counter()
-            r = solver(ex, g, [s], want_pred=False)
+            r = solver(ex, g, [s], want_pred=want_pred, **kw)
             ex.synchronize()
             times.append(time.perf_counter() - t0)
             stats = r.stats
         ok = np.array_equal(np.where(ex.to_host(r.dist) == np.iinfo(np.int64).max, np.inf,
                                      ex.to_host(r.dist)), cg.dijkstra(A, indices=sources[-1]))
-        print(f"{name:24s} {statistics.median(times)*1e3:9.2f} ms  correct={ok} {stats}", flush=True)
+        print(f"{spec:24s} {statistics.median(times)*1e3:9.2f} ms  correct={ok} {stats}", flush=True)
     except Exception as exc:  # report and go on to the next method
-        print(f"{name:24s} FAILED {type(exc).__name__}: {exc}", flush=True)
+        print(f"{spec:24s} FAILED {type(exc).__name__}: {exc}", flush=True)
