@@ -24,6 +24,10 @@
 
 #define FULL_MASK 0xffffffffu
 
+#ifdef NF_PROFILE
+__device__ long long nf_profile[4];
+#endif
+
 // Visitors see each arc twice: pre(v) is issued for a batch of arcs before any
 // apply(), so the batch's loads are in flight together (fewer dependent latencies).
 template <typename T> struct RelaxVisitor {
@@ -160,6 +164,12 @@ __global__ void __launch_bounds__(1024) near_far_block(
         T* gd, int* ctl, T* tctl, int cap, int max_rounds, int track_pred, T cutoff) {
     __shared__ int s_next, s_carry, s_near;
     __shared__ T s_min;
+#ifdef NF_PROFILE  // cycles per phase, accumulated by thread 0 into nf_profile[0..4]
+    long long t0 = clock64(), t1;
+#define NF_MARK(k) do { if (threadIdx.x == 0) { t1 = clock64(); nf_profile[k] += t1 - t0; t0 = t1; } } while (0)
+#else
+#define NF_MARK(k) do { } while (0)
+#endif
     int size = ctl[0], round = ctl[1], parity = ctl[3], near = 0, total_near = ctl[6];
     T fmin = tctl[0], delta = tctl[1];
     const long long warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
@@ -172,10 +182,12 @@ __global__ void __launch_bounds__(1024) near_far_block(
         const T thr = threshold(fmin, delta);
         if (threadIdx.x == 0) { s_next = 0; s_carry = 0; s_near = 0; s_min = DistTraits<T>::inf(); }
         __syncthreads();
+        NF_MARK(0);
         const RelaxVisitor<T> relax{dist, stamp, round, nv, &s_next, cutoff};
         const int seen = visit_near_arcs(indptr, indices, weights, cv, cd, size, thr, warp, nwarps, relax);
         if ((threadIdx.x & 31) == 0 && seen) atomicAdd(&s_near, seen);
         __syncthreads();
+        NF_MARK(1);
         if (track_pred) {
             const PredecessorVisitor<T> record{dist, stamp, round, pred};
             visit_near_arcs(indptr, indices, weights, cv, cd, size, thr, warp, nwarps, record);
@@ -185,6 +197,7 @@ __global__ void __launch_bounds__(1024) near_far_block(
                                            threadIdx.x, blockDim.x);
         block_min_into(local, &s_min);
         __syncthreads();
+        NF_MARK(2);
         size = n_new + s_carry;
         fmin = s_min;
         near = s_near;
@@ -192,6 +205,7 @@ __global__ void __launch_bounds__(1024) near_far_block(
         delta = adapt_delta(delta, near, static_cast<int>(blockDim.x));
         parity ^= 1;
         __syncthreads();
+        NF_MARK(3);
     }
     if (threadIdx.x == 0) {
         ctl[0] = size; ctl[1] = round; ctl[2] = near; ctl[3] = parity; ctl[6] = total_near;

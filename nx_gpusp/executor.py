@@ -9,6 +9,7 @@ against this interface.
 
 import functools
 import importlib
+import os
 
 import numpy as np
 
@@ -120,9 +121,10 @@ def _raw_module(filename, name_expressions):
     cp = _cupy()
     folder = kernel_dir()
     code = (folder / filename).read_text()
+    extra = tuple(os.environ.get("NX_GPUSP_NVRTC_OPTIONS", "").split())  # e.g. -DNF_PROFILE
     return cp.RawModule(
         code=code,
-        options=("-std=c++17", f"-I{folder}"),
+        options=("-std=c++17", f"-I{folder}") + extra,
         name_expressions=name_expressions or None,
     )
 

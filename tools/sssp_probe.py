@@ -67,3 +67,20 @@ for spec in names:
         print(f"{spec:24s} {statistics.median(times)*1e3:9.2f} ms  correct={ok} {stats}", flush=True)
     except Exception as exc:  # report and go on to the next method
         print(f"{spec:24s} FAILED {type(exc).__name__}: {exc}", flush=True)
+
+if "-DNF_PROFILE" in os.environ.get("NX_GPUSP_NVRTC_OPTIONS", ""):
+    import cupy as cp
+
+    from nx_gpusp.ops.near_far import CudaOps
+
+    table = ex.ops("near_far")
+    ptr = table._module.get_global("nf_profile")
+    prof = cp.ndarray((4,), dtype=cp.int64, memptr=ptr)
+    prof[:] = 0
+    r = get_method("sssp", "near-far").load()(ex, g, [sources[0]], want_pred=False)
+    ex.synchronize()
+    cyc = prof.get()
+    rounds = r.stats["rounds"]
+    print("near-far block phases, cycles/round (reset, relax, snapshot+carry, adapt):",
+          (cyc / rounds).round(0).tolist(), "total ms at 1.98 GHz:", round(cyc.sum() / 1.98e6, 2))
+    del CudaOps
