@@ -1,0 +1,47 @@
+"""Kernel table for kernels/lbr.cu (locality-based relaxation) and its NumPy twin."""
+
+import numpy as np
+
+from .base import CudaKernelTable, scalar
+from .bellman_ford import arc_candidates, relax_min
+
+__all__ = ["CudaOps", "NumpyOps", "MAX_DEPTH"]
+
+MAX_DEPTH = 32  # LBR_MAX_DEPTH in kernels/lbr.cu
+
+
+class CudaOps(CudaKernelTable):
+    source = "lbr.cu"
+    templates = ("lbr_relax_locality",)
+
+    def relax_locality(self, g, dist, flag_in, flag_out, k, vertices_per_thread, cutoff,
+                       changed):
+        T = dist.dtype
+        threads = (g.n + vertices_per_thread - 1) // vertices_per_thread
+        self.launch("lbr_relax_locality", threads, (
+            g.indptr, g.indices, g.weights, scalar(g.n, np.int32), dist, flag_in, flag_out,
+            scalar(k, np.int32), scalar(vertices_per_thread, np.int32), scalar(cutoff, T),
+            changed), dtype=T)
+
+
+class NumpyOps:
+    """The depth-first waves of all flagged vertices advanced level by level: level j
+    relaxes the out-arcs of the vertices lowered at level j - 1 (from their current
+    distances); vertices lowered at level k are flagged. Like the kernel, every vertex
+    a launch lowers is either relaxed later in the launch or flagged."""
+
+    def __init__(self, executor):
+        self.ex = executor
+
+    def relax_locality(self, g, dist, flag_in, flag_out, k, vertices_per_thread, cutoff,
+                       changed):
+        wave = np.flatnonzero(flag_in)
+        flag_in[wave] = 0
+        for _depth in range(k):
+            if not len(wave):
+                return
+            _owner, heads, cand = arc_candidates(g, wave, dist[wave], cutoff)
+            wave = relax_min(dist, heads, cand)
+        if len(wave):
+            flag_out[wave] = 1
+            changed[0] = 1

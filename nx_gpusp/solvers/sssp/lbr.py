@@ -1,0 +1,93 @@
+"""Locality-based relaxation (Safari & Ebnenasir 2017): method "lbr".
+
+One kernel launch per host iteration; each thread owns ``vertices_per_thread``
+consecutive vertices; a flagged vertex starts a depth-first relaxation wave of up to
+``k`` hops, and the vertices the wave lowers at depth k are flagged in the other of two
+flag arrays (they alternate by iteration parity). The host first launches the kernel
+``launches`` times without reading anything back, then loops, reading a changed flag
+after each launch, until a launch flags nothing.
+
+``launches`` defaults as in the paper to "typical iteration count / k": the paper takes
+the typical count from offline runs of Harish's algorithm; here it is the hop depth of
+a breadth-first search from the sources (a lower bound of Harish's iterations, so the
+blind launches rarely run idle), computed once on the host.
+
+Negative cycles: a launch relaxes the out-arcs of every vertex lowered since they were
+last relaxed (in the wave or, at depth k, through the flag), so it is at least one
+Jacobi round and the round bound applies (round n still flagging proves a cycle, see
+bellman_ford.py); after 16 launches the verdict is delegated once to frontier_sssp. pred
+is None: concurrent waves cannot keep a predecessor together with its distance.
+"""
+
+import numpy as np
+
+from ...methods import Method, register
+from ...ops.base import gather_arcs
+from ...ops.lbr import MAX_DEPTH
+from . import SSSPResult
+from .bellman_ford import NegativeCycleGuard, round_state, source_flags
+
+__all__ = ["lbr_sssp", "hop_depth"]
+
+
+def hop_depth(graph, sources):
+    """Number of breadth-first levels below the sources (0: nothing else reachable)."""
+    seen = np.zeros(graph.n, dtype=bool)
+    level = np.unique(np.asarray(sources, dtype=np.int64))
+    seen[level] = True
+    depth = -1
+    while len(level):
+        depth += 1
+        _owner, arcs = gather_arcs(graph.indptr, level)
+        heads = np.unique(graph.indices[arcs])
+        level = heads[~seen[heads]].astype(np.int64)
+        seen[level] = True
+    return max(depth, 0)
+
+
+def lbr_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, k=4, vertices_per_thread=2,
+             launches=None):
+    if not 1 <= k <= MAX_DEPTH:
+        raise ValueError(f"gpusp method 'lbr': k must be in 1..{MAX_DEPTH}, got {k}")
+    if vertices_per_thread < 1:
+        raise ValueError("gpusp method 'lbr': vertices_per_thread must be >= 1")
+    xp = ex.xp
+    ops = ex.ops("lbr")
+    n = graph.n
+    ex.require_bytes(n * (graph.distance_dtype().itemsize + 2), "locality-based relaxation")
+    g, dist, _pred, srcs, cut = round_state(ex, graph, sources, cutoff)
+    if launches is None:
+        launches = -(-hop_depth(graph, srcs) // k)
+    flags = [source_flags(ex, n, srcs), xp.zeros(n, dtype=np.uint8)]
+    changed = xp.zeros(1, dtype=np.int32)
+    guard = NegativeCycleGuard(ex, graph, srcs, round_bound=True)
+    rounds = 0
+
+    def launch():
+        nonlocal rounds
+        i = rounds % 2
+        ops.relax_locality(g, dist, flags[i], flags[1 - i], k, vertices_per_thread, cut,
+                           changed)
+        rounds += 1
+
+    for _ in range(min(launches, n)):
+        launch()
+    while True:
+        changed[0] = 0
+        launch()
+        if not int(changed[0]):
+            break
+        guard.after_round(rounds)
+    return SSSPResult(dist=dist, pred=None, sources=srcs.astype(np.int64), executor=ex,
+                      stats={"rounds": rounds, "blind_launches": min(launches, n)})
+
+
+register(Method(
+    name="lbr", problem="sssp", solver="sssp.lbr:lbr_sssp",
+    summary="locality-based relaxation: one kernel per iteration, depth-k relaxation "
+            "waves, two alternating flag arrays, blind launches before polling",
+    paper="Safari & Ebnenasir 2017", negative_weights=True,
+    options={"k": (4, f"hops of a relaxation wave (1..{MAX_DEPTH})"),
+             "vertices_per_thread": (2, "consecutive vertices owned by one thread"),
+             "launches": (None, "launches before the host starts polling (None: hop depth "
+                                "of a BFS from the sources / k)")}))
