@@ -32,7 +32,11 @@ __device__ long long nf_profile[4];
 // apply(), so the batch's loads are in flight together (fewer dependent latencies).
 template <typename T> struct RelaxVisitor {
     T* dist; int* stamp; int round; int* next_v; int* next_count; T cutoff;
+#ifdef NF_NO_PRECHECK  // experiment: atomic on every arc instead of read-then-atomic
+    __device__ __forceinline__ T pre(int) const { return DistTraits<T>::inf(); }
+#else
     __device__ __forceinline__ T pre(int v) const { return dist[v]; }
+#endif
     __device__ __forceinline__ void apply(int /*u*/, int v, T cand, T dv) const {
         if (cand > cutoff || !(cand < dv)) return;
         const T old = atomic_min(&dist[v], cand);

@@ -130,6 +130,10 @@ class CSRGraph:
     def max_weight(self):
         return self.weights.max().item() if self.m else 0
 
+    @functools.cached_property
+    def mean_abs_weight(self):
+        return float(np.abs(self.weights).mean()) if self.m else 0.0
+
     @property
     def has_negative_weights(self):
         return self.m > 0 and self.min_weight < 0

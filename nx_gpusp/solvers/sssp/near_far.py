@@ -33,8 +33,7 @@ GRID_TARGET = 1 << 17  # near entries per multi-block round that delta aims at
 
 
 def _initial_delta(graph, dtype):
-    w = np.abs(graph.weights)
-    mean = w.mean() if len(w) else 0
+    mean = graph.mean_abs_weight
     if dtype.kind == "f":
         return float(mean) if mean > 0 else 1.0
     return max(1, int(mean))
