@@ -3,6 +3,7 @@ backend really ran (a dispatch counter written by the nx_gpusp.testing plugin)."
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -33,7 +34,7 @@ def test_networkx_shortest_path_suite_through_backend(tmp_path, device):
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
     summary = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else proc.stderr[-2000:]
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-3000:]
-    assert " passed" in summary and "failed" not in summary, summary
+    assert " passed" in summary and not re.search(r"\b\d+ (failed|error)", summary), summary
     calls = json.loads(log.read_text())
     missing = MUST_RUN - {name for name, count in calls.items() if count > 0}
     assert not missing, f"backend never ran: {sorted(missing)} ({summary})"
