@@ -1,0 +1,281 @@
+"""The Dijkstra-family methods (Crauser/Martin, dijkstra-reduction, delta-stepping) and
+the tight-arc tree against NetworkX on random graphs, per device; and (marker gpu) each
+of their CUDA kernel tables against its NumPy twin on the same random inputs."""
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from graphs import (assert_lengths_equal, assert_paths_valid, graph_cases, path_length,
+                    random_graph)
+from nx_gpusp.executor import Executor, cuda_available
+from nx_gpusp.graph import CSRGraph
+from nx_gpusp.methods import methods_for
+from nx_gpusp.ops.delta_stepping import NO_BUCKET, bucket_of
+from nx_gpusp.ops.dijkstra_reduction import partial_count
+from nx_gpusp.results import tree_depth
+from nx_gpusp.solvers.sssp import distance_inf
+from nx_gpusp.solvers.sssp.crauser import out_weight_bound
+from nx_gpusp.solvers.sssp.tree import shortest_path_tree
+
+FAMILIES = ("sssp.crauser", "sssp.dijkstra_reduction", "sssp.delta_stepping")
+METHODS = sorted(m.name for m in methods_for("sssp") if m.solver.split(":")[0] in FAMILIES)
+CASES = graph_cases(60, seed=11)
+ZERO_HEAVY = [(f"zero{i}", random_graph(500 + i, n=25, p=0.2, zero_fraction=0.7,
+                                        directed=bool(i % 2), weights=w))
+              for i, w in enumerate(["int", "float", "int", "float"])]
+
+
+def _huge_int_graph(seed):
+    """Integer weights near 2**56: exact only if nothing passes through float64."""
+    rng = np.random.default_rng(seed)
+    G = nx.DiGraph()
+    G.add_nodes_from(range(30))
+    for u, v in rng.integers(0, 30, (120, 2)).tolist():
+        G.add_edge(u, v, weight=int(rng.integers(1, 1000)) + (1 << 56))
+    return G
+
+
+def test_methods_registered():
+    assert set(METHODS) == {"crauser", "crauser-economic", "martin", "crauser-pull",
+                            "crauser-economic-pull", "martin-pull", "crauser-dense",
+                            "dijkstra-reduction", "delta-stepping"}
+    assert all(not m.negative_weights for m in methods_for("sssp") if m.name in METHODS)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_lengths_and_paths(device, method):
+    cases = CASES + ZERO_HEAVY + [("huge", _huge_int_graph(1))]
+    for _name, G in cases:
+        s = next(iter(G))
+        expected = nx.single_source_dijkstra_path_length(G, s)
+        got = nx.single_source_dijkstra_path_length(G, s, backend="gpusp", method=method)
+        assert_lengths_equal(got, expected)
+        assert list(got.values()) == sorted(got.values())
+        dist, paths = nx.single_source_dijkstra(G, s, backend="gpusp", method=method)
+        assert_lengths_equal(dist, expected)
+        assert_paths_valid(G, paths, dist, s)
+        missing = [t for t in G if t not in expected]
+        if missing:
+            with pytest.raises(nx.NetworkXNoPath):
+                nx.single_source_dijkstra(G, s, missing[0], backend="gpusp", method=method)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_cutoff_and_multisource(device, method):
+    for _name, G in CASES[:30] + ZERO_HEAVY[:2]:
+        s = next(iter(G))
+        for cutoff in (0, 4, 7.5):
+            expected = nx.single_source_dijkstra_path_length(G, s, cutoff=cutoff)
+            assert_lengths_equal(nx.single_source_dijkstra_path_length(
+                G, s, cutoff=cutoff, backend="gpusp", method=method), expected)
+            dist, paths = nx.single_source_dijkstra(G, s, cutoff=cutoff, backend="gpusp",
+                                                    method=method)
+            assert_lengths_equal(dist, expected)
+            assert_paths_valid(G, paths, dist, s)
+        sources = set(list(G)[::4])
+        expected = nx.multi_source_dijkstra_path_length(G, sources)
+        assert_lengths_equal(nx.multi_source_dijkstra_path_length(
+            G, sources, backend="gpusp", method=method), expected)
+        dist, paths = nx.multi_source_dijkstra(G, sources, backend="gpusp", method=method)
+        assert_lengths_equal(dist, expected)
+        for target, path in paths.items():
+            assert path[0] in sources and path[-1] == target
+            assert all(G.has_edge(u, v) for u, v in zip(path, path[1:]))
+            assert path_length(G, path) == pytest.approx(expected[target])
+
+
+@pytest.mark.parametrize("delta", [0.5, 1, 3, 25, "median", "mean", "max-over-degree"])
+def test_delta_stepping_widths(device, delta):
+    for _name, G in CASES[:20] + ZERO_HEAVY:
+        s = next(iter(G))
+        assert_lengths_equal(
+            nx.single_source_dijkstra_path_length(G, s, backend="gpusp", method="delta-stepping",
+                                                  delta=delta),
+            nx.single_source_dijkstra_path_length(G, s))
+
+
+@pytest.mark.parametrize("method", ["crauser", "martin-pull", "dijkstra-reduction"])
+@pytest.mark.parametrize("block_size", [32, 96, 1024])
+def test_block_sizes(device, method, block_size):
+    for _name, G in CASES[:5]:
+        s = next(iter(G))
+        assert_lengths_equal(
+            nx.single_source_dijkstra_path_length(G, s, backend="gpusp", method=method,
+                                                  block_size=block_size),
+            nx.single_source_dijkstra_path_length(G, s))
+
+
+@pytest.mark.parametrize("method,options", [
+    ("crauser", {"block_size": 100}), ("dijkstra-reduction", {"block_size": 2048}),
+    ("delta-stepping", {"delta": 0}), ("delta-stepping", {"delta": "huge"}),
+    ("delta-stepping", {"delta": -1.5})])
+def test_bad_options(method, options):
+    G = random_graph(3, n=10, p=0.3)
+    with pytest.raises(ValueError):
+        nx.single_source_dijkstra_path_length(G, 0, backend="gpusp", method=method, **options)
+
+
+def test_out_weight_bound_exact():
+    G = CSRGraph.from_edge_arrays(4, [0, 0, 2], [1, 2, 0], [(1 << 60) + 3, (1 << 60) + 1, 5])
+    assert out_weight_bound(G).tolist() == [(1 << 60) + 1, np.iinfo(np.int64).max, 5,
+                                            np.iinfo(np.int64).max]
+
+
+
+# -- CUDA kernels against their NumPy twins (GPU only) ----------------------------------
+@pytest.fixture(scope="module")
+def executors():
+    return Executor("cuda"), Executor("cpu")
+
+
+def _bipartite_csr(seed, dtype, n=3000, m=20000):
+    """Arcs from even to odd vertices only: relaxing from even vertices never lowers an
+    even one, so a kernel launch has one outcome whatever the thread order."""
+    rng = np.random.default_rng(seed)
+    src = 2 * rng.integers(0, n // 2, m)
+    dst = 2 * rng.integers(0, n // 2, m) + 1
+    w = rng.integers(0, 40, m) if dtype == np.int64 else rng.uniform(0, 10, m)
+    w[rng.random(m) < 0.1] = 0
+    return CSRGraph.from_edge_arrays(n, src, dst, w.astype(dtype))
+
+
+def _distances(rng, n, dtype, reached=0.5):
+    d = rng.integers(0, 200, n).astype(dtype)
+    d[rng.random(n) > reached] = distance_inf(dtype)
+    return d
+
+
+def _run_both(executors, fn, *arrays):
+    """fn(ex, *device copies of arrays) on CUDA and on the twin: the arrays after, per device."""
+    out = []
+    for ex in executors:
+        dev = [ex.asarray(a.copy()) for a in arrays]
+        fn(ex, *dev)
+        out.append([ex.to_host(a) for a in dev])
+    return out
+
+
+def _assert_same(cuda_arrays, twin_arrays):
+    for a, b in zip(cuda_arrays, twin_arrays):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+class TestKernelsMatchTwins:
+    @pytest.mark.parametrize("dtype", [np.int64, np.float64])
+    @pytest.mark.parametrize("seed", range(3))
+    @pytest.mark.parametrize("relax", ["relax", "relax_pull", "relax_dense"])
+    @pytest.mark.parametrize("block", [96, 256])
+    def test_crauser_relax(self, executors, dtype, seed, relax, block):
+        graph = _bipartite_csr(seed, dtype, n=600 if relax == "relax_dense" else 3000)
+        rng = np.random.default_rng(seed)
+        n = graph.n
+        dist = _distances(rng, n, dtype)
+        even = np.arange(n) % 2 == 0
+        frontier = (even & (dist != distance_inf(dtype)) & (rng.random(n) < 0.5)).astype(np.uint8)
+        unsettled = (~even & (rng.random(n) < 0.8)).astype(np.uint8)
+
+        def run(ex, frontier, unsettled, dist):
+            arcs = {"relax": graph.on, "relax_pull": graph.reverse.on,
+                    "relax_dense": graph.dense}[relax](ex)
+            getattr(ex.ops("crauser"), relax)(arcs, frontier, unsettled, dist, 150, block=block)
+
+        _assert_same(*_run_both(executors, run, frontier, unsettled, dist))
+
+    @pytest.mark.parametrize("dtype", [np.int64, np.float64])
+    @pytest.mark.parametrize("n", [5000, 300001])
+    @pytest.mark.parametrize("general", [True, False])
+    @pytest.mark.parametrize("block", [32, 96, 1024])
+    def test_crauser_minimum_update(self, executors, dtype, n, general, block):
+        graph = _bipartite_csr(n, dtype, n=n)
+        rng = np.random.default_rng(n)
+        dist = _distances(rng, n, dtype, reached=0.3)
+        unsettled = (rng.random(n) < 0.7).astype(np.uint8)
+
+        def run(ex, dist, unsettled, out_weight, frontier, threshold):
+            ops = ex.ops("crauser")
+            ops.minimum(dist, unsettled, out_weight if general else None, threshold, block=block)
+            ops.update(frontier, unsettled, dist, threshold[0].item(), block=block)
+
+        _assert_same(*_run_both(executors, run, dist, unsettled, out_weight_bound(graph),
+                                np.zeros(n, np.uint8), np.zeros(1, dtype)))
+
+    @pytest.mark.parametrize("dtype", [np.int64, np.float64])
+    @pytest.mark.parametrize("n", [4000, 200001])
+    @pytest.mark.parametrize("block", [32, 128, 1024])
+    def test_dijkstra_reduction(self, executors, dtype, n, block):
+        graph = _bipartite_csr(n, dtype, n=n)
+        rng = np.random.default_rng(n)
+        dist = _distances(rng, n, dtype, reached=0.2)
+        dist[rng.integers(0, n, 50)] = 7  # ties: the smaller vertex id wins on both
+        unsettled = (rng.random(n) < 0.9).astype(np.uint8)
+        blocks = partial_count(n, block)
+        max_degree = int(graph.out_degree.max())
+
+        def run(ex, dist, unsettled, pred, best, partial_dist, partial_vertex):
+            ops = ex.ops("dijkstra_reduction")
+            for _ in range(5):
+                ops.extract_min(dist, unsettled, partial_dist, partial_vertex, best, block=block)
+                ops.relax_extracted(graph.on(ex), best, unsettled, dist, pred, 10**6,
+                                    max_degree, block=block)
+
+        cuda, twin = _run_both(executors, run, dist, unsettled, np.full(n, -1, np.int32),
+                               np.zeros(1, np.int32), np.zeros(blocks, dtype),
+                               np.zeros(blocks, np.int32))
+        _assert_same(cuda[:4], twin[:4])  # the partial minima are scratch space
+
+    @pytest.mark.parametrize("dtype", [np.int64, np.float64])
+    @pytest.mark.parametrize("seed", range(3))
+    def test_delta_stepping(self, executors, dtype, seed):
+        graph = _bipartite_csr(seed, dtype)
+        rng = np.random.default_rng(seed)
+        n = graph.n
+        dist = _distances(rng, n, dtype)
+        delta = dtype(7)
+        even = np.arange(n) % 2 == 0
+        bucket = np.full(n, NO_BUCKET, dtype=np.int64)
+        held = even & (dist != distance_inf(dtype))
+        bucket[held] = bucket_of(dist[held], delta)
+        current = int(bucket.min())
+        in_r = (held & (rng.random(n) < 0.3)).astype(np.uint8)
+
+        def run(ex, bucket, dist, lowered, in_r, count):
+            ops = ex.ops("delta_stepping")
+            g = graph.on(ex)
+            ops.relax_light(g, bucket, current, dist, delta, lowered, in_r, 10**6)
+            ops.assign_buckets(dist, delta, lowered, bucket, current, count)
+            ops.relax_heavy(g, dist, delta, lowered, in_r, 10**6)
+            ops.assign_buckets(dist, delta, lowered, bucket, current + 1, count)
+
+        _assert_same(*_run_both(executors, run, bucket, dist, np.zeros(n, np.uint8), in_r,
+                                np.zeros(1, np.int32)))
+
+    @pytest.mark.parametrize("dtype", [np.int64, np.float64])
+    @pytest.mark.parametrize("seed", range(3))
+    def test_tree(self, executors, dtype, seed):
+        """Either device's tree uses tight arcs only and has the BFS depths of the other
+        (which vertex claims a tie may differ)."""
+        rng = np.random.default_rng(seed)
+        n, m = 3000, 15000
+        w = rng.integers(0, 5, m).astype(dtype)  # many zero-weight arcs and ties
+        graph = CSRGraph.from_edge_arrays(n, rng.integers(0, n, m), rng.integers(0, n, m), w)
+        sources = [0, 1, 2]
+        tails = np.repeat(np.arange(n), np.diff(graph.indptr))
+        G = nx.DiGraph()
+        G.add_nodes_from(range(n))
+        G.add_weighted_edges_from(zip(tails.tolist(), graph.indices.tolist(),
+                                      graph.weights.tolist()))
+        lengths = nx.multi_source_dijkstra_path_length(G, set(sources))
+        dist = np.full(n, distance_inf(dtype), dtype=dtype)
+        dist[list(lengths)] = list(lengths.values())
+        depths = []
+        for ex in executors:
+            pred = ex.to_host(shortest_path_tree(ex, graph, ex.asarray(dist), sources))
+            heads = np.flatnonzero(pred >= 0)
+            assert all(dist[u] + G[u][v]["weight"] == dist[v]
+                       for u, v in zip(pred[heads].tolist(), heads.tolist()))
+            assert set(heads.tolist()) | set(sources) == set(lengths)
+            depths.append(tree_depth(pred))
+        np.testing.assert_array_equal(*depths)
