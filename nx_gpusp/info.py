@@ -33,6 +33,8 @@ FUNCTIONS = {
         "shortest_path", "shortest_path_length")},
     **{name: _FW for name in (
         "floyd_warshall", "floyd_warshall_numpy", "floyd_warshall_predecessor_and_distance")},
+    "johnson": "Bellman-Ford potentials and batched Dijkstra on the GPU; a negative cycle "
+               "raises NetworkXUnbounded.",
 }
 
 # shortest_path(_length) already has NetworkX's own `method`

@@ -1,4 +1,9 @@
-"""networkx.algorithms.shortest_paths.dense: Floyd-Warshall on the dense device matrix."""
+"""networkx.algorithms.shortest_paths.dense: Floyd-Warshall on the dense device matrix.
+
+Every "floyd-warshall" method (nx_gpusp.solvers.apsp: fw-dpx, fw-tiled-shared, fw-tiled,
+fw-per-edge, fw-per-edge-shared, fw-per-vertex) is selectable with ``method=``.
+NetworkX's own ``reconstruct_path`` works on our predecessor dicts (same shape).
+"""
 
 from collections import defaultdict
 
@@ -32,6 +37,8 @@ def _floyd_warshall(graph, *, keep_negative_diagonal, predecessors, method, opti
     cfg = get_config()
     m = choose("floyd-warshall", method or cfg.floyd_warshall_method, graph, negative_ok=True)
     opts = m.check_options(options or {})
+    if not graph.path_sums_exact():
+        raise NotImplementedError("gpusp: integer path sums could overflow int64")
     ex = get_executor()
     d, p = m.load()(ex, graph, keep_negative_diagonal=keep_negative_diagonal,
                     predecessors=predecessors, **opts)

@@ -2,9 +2,10 @@
 
 import numpy as np
 
+from ..solvers.sssp import distance_inf
 from .base import CudaKernelTable, scalar
 
-__all__ = ["CudaOps", "NumpyOps", "TILE"]
+__all__ = ["CudaOps", "NumpyOps", "TILE", "fw_step", "arc_counts"]
 
 TILE = 32
 
@@ -13,36 +14,59 @@ class CudaOps(CudaKernelTable):
     source = "floyd_warshall.cu"
     templates = ("fw_phase1", "fw_phase2", "fw_phase3")
 
-    def blocked_floyd_warshall(self, d, p=None):
-        """In place on the n x n matrix ``d`` (and ``p`` when given)."""
+    def blocked_floyd_warshall(self, d, p=None, h=None):
+        """In place on the n x n matrix ``d`` (and ``p`` when given; ``h``: the arc
+        counts, made from ``d`` when not given)."""
         n = d.shape[0]
         nt = (n + TILE - 1) // TILE
         T = d.dtype
+        if p is not None and h is None:
+            h = arc_counts(self.cp, d)
         pp = p if p is not None else np.uintp(0)
+        hh = h if p is not None else np.uintp(0)
         nn = scalar(n, np.int32)
         block = (TILE, TILE)
         for kb in range(nt):
             k = scalar(kb, np.int32)
-            self.kernel("fw_phase1", T)((1,), block, (d, pp, nn, k))
-            self.kernel("fw_phase2", T)((nt, 2), block, (d, pp, nn, k))
-            self.kernel("fw_phase3", T)((nt, nt), block, (d, pp, nn, k))
+            self.kernel("fw_phase1", T)((1,), block, (d, pp, hh, nn, k))
+            self.kernel("fw_phase2", T)((nt, 2), block, (d, pp, hh, nn, k))
+            self.kernel("fw_phase3", T)((nt, nt), block, (d, pp, hh, nn, k))
+
+
+def arc_counts(xp, d):
+    """Initial int32 arc counts h of the paths in ``d``: 1 per arc, 0 on the diagonal."""
+    h = (d != distance_inf(d.dtype)).astype(np.int32)
+    xp.fill_diagonal(h, 0)
+    return h
+
+
+def fw_step(d, p, h, k, rows=slice(None), cols=slice(None)):
+    """One Floyd-Warshall step through vertex ``k`` on d[rows, cols] (slices: views),
+    with the kernels' rule: a strict decrease of (distance, arcs h) when ``p`` is
+    tracked (of the distance alone otherwise), then p[i][j] = p[k][j]; INF absorbs."""
+    inf = distance_inf(d.dtype)
+    dik, dkj = d[rows, k], d[k, cols]
+    finite = (dik != inf)[:, None] & (dkj != inf)[None, :]
+    with np.errstate(over="ignore", invalid="ignore"):
+        cand = np.where(finite, dik[:, None] + dkj[None, :], inf)
+    block = d[rows, cols]
+    better = cand < block
+    if p is not None:
+        hc = h[rows, k][:, None] + h[k, cols][None, :]
+        hblock = h[rows, cols]
+        better |= finite & (cand == block) & (hc < hblock)
+        p[rows, cols][better] = np.broadcast_to(p[k, cols], block.shape)[better]
+        np.copyto(hblock, hc, where=better)
+    np.copyto(block, cand, where=better)
 
 
 class NumpyOps:
     def __init__(self, executor):
         self.ex = executor
 
-    def blocked_floyd_warshall(self, d, p=None):
-        """Row-vectorised Floyd-Warshall with the kernels' strict-decrease rule."""
-        n = d.shape[0]
-        inf = np.inf if d.dtype.kind == "f" else np.iinfo(d.dtype).max
-        for k in range(n):
-            dk_row = d[k, :]
-            dk_col = d[:, k]
-            finite = (dk_col != inf)[:, None] & (dk_row != inf)[None, :]
-            with np.errstate(over="ignore", invalid="ignore"):
-                cand = np.where(finite, dk_col[:, None] + dk_row[None, :], inf)
-            better = cand < d
-            if p is not None:
-                p[better] = np.broadcast_to(p[k, :], d.shape)[better]
-            np.copyto(d, cand, where=better)
+    def blocked_floyd_warshall(self, d, p=None, h=None):
+        """Row-vectorised Floyd-Warshall with the kernels' rule."""
+        if p is not None and h is None:
+            h = arc_counts(np, d)
+        for k in range(d.shape[0]):
+            fw_step(d, p, h, k)

@@ -1,11 +1,13 @@
-"""Floyd-Warshall drivers on the dense device matrix."""
+"""Floyd-Warshall drivers on the dense device matrix: the shared preparation and the
+blocked "tiled with shared memory" method."""
 
 import networkx as nx
 import numpy as np
 
 from ...methods import Method, register
+from .potentials import refuse_negative_cycles
 
-__all__ = ["blocked_floyd_warshall", "prepare_dense"]
+__all__ = ["blocked_floyd_warshall", "prepare_dense", "run_floyd_warshall"]
 
 
 def prepare_dense(ex, graph, *, keep_negative_diagonal, predecessors, dtype=None):
@@ -32,15 +34,28 @@ def prepare_dense(ex, graph, *, keep_negative_diagonal, predecessors, dtype=None
     return d, p
 
 
-def blocked_floyd_warshall(ex, graph, *, keep_negative_diagonal, predecessors):
+def refuse_negative_diagonal(ex, d):
+    """Backstop: a negative diagonal entry is a negative cycle (NetworkX would return
+    order-dependent numbers; we refuse, as its Bellman-Ford does)."""
+    if d.shape[0] and bool((ex.xp.diagonal(d) < 0).any()):
+        raise nx.NetworkXUnbounded("Negative cycle detected.")
+
+
+def run_floyd_warshall(ex, graph, sweep, *, keep_negative_diagonal, predecessors):
+    """Refuse negative cycles, build the matrices, run ``sweep(d, p)`` (the method's
+    launches, in place) and return (d, p)."""
+    refuse_negative_cycles(ex, graph)
     d, p = prepare_dense(ex, graph, keep_negative_diagonal=keep_negative_diagonal,
                          predecessors=predecessors)
-    ex.ops("floyd_warshall").blocked_floyd_warshall(d, p)
-    # A negative diagonal entry is a negative cycle (NetworkX would return
-    # order-dependent numbers; we refuse, as its Bellman-Ford does).
-    if graph.n and bool((ex.xp.diagonal(d) < 0).any()):
-        raise nx.NetworkXUnbounded("Negative cycle detected.")
+    sweep(d, p)
+    refuse_negative_diagonal(ex, d)
     return d, p
+
+
+def blocked_floyd_warshall(ex, graph, *, keep_negative_diagonal, predecessors):
+    return run_floyd_warshall(ex, graph, ex.ops("floyd_warshall").blocked_floyd_warshall,
+                              keep_negative_diagonal=keep_negative_diagonal,
+                              predecessors=predecessors)
 
 
 register(Method(

@@ -1,0 +1,84 @@
+"""Kernel table for kernels/floyd_warshall_dpx.cu (register-tiled blocked Floyd-Warshall
+with DPX add-min) and its NumPy twin, which does the same arithmetic in the same
+storage types (int16/int32 with a finite INF sentinel, int64 saturating, float64)."""
+
+import numpy as np
+
+from .base import CudaKernelTable, scalar
+
+__all__ = ["CudaOps", "NumpyOps", "TILE", "LANES"]
+
+TILE = 64
+
+# lane -> (storage dtype, INF sentinel, distances per 32/64-bit word)
+LANES = {
+    "s16x2": (np.dtype(np.int16), 0x3FFF, 2),
+    "s32": (np.dtype(np.int32), 0x3FFFFFFF, 1),
+    "i64": (np.dtype(np.int64), np.iinfo(np.int64).max, 1),
+    "f64": (np.dtype(np.float64), np.inf, 1),
+}
+
+
+class CudaOps(CudaKernelTable):
+    source = "floyd_warshall_dpx.cu"
+    templates = ()
+    plain = tuple(f"fw_dpx_{k}_{lane}" for k in ("diagonal", "minplus") for lane in LANES)
+
+    def _words(self, d, lane):
+        """The matrix as the kernel's words, and words per row."""
+        w = d.view(np.uint32) if lane == "s16x2" else d
+        return w, scalar(w.shape[1], np.int64)
+
+    def fw_dpx_diagonal(self, d, lane, kb):
+        w, ldw = self._words(d, lane)
+        self.kernel(f"fw_dpx_diagonal_{lane}")((1,), (16, 16), (w, ldw, scalar(kb, np.int32)))
+
+    def fw_dpx_minplus(self, d, lane, kb, phase):
+        w, ldw = self._words(d, lane)
+        nt = d.shape[0] // TILE
+        grid = (nt, 2) if phase == 2 else (nt, nt)
+        self.kernel(f"fw_dpx_minplus_{lane}")(grid, (16, 16), (
+            w, ldw, scalar(kb, np.int32), scalar(phase, np.int32)))
+
+
+def _addmin(a, b, c, lane):
+    """min(a + b, c) as the lane's instruction computes it (INF absorbs only for i64)."""
+    if lane == "i64":
+        inf = LANES[lane][1]
+        finite = (a != inf) & (b != inf)
+        s = np.where(finite, a + np.where(finite, b, 0), inf)
+    else:
+        with np.errstate(over="ignore"):
+            s = a + b
+    return np.minimum(s, c)
+
+
+class NumpyOps:
+    def __init__(self, executor):
+        self.ex = executor
+
+    def fw_dpx_diagonal(self, d, lane, kb):
+        t = slice(kb * TILE, (kb + 1) * TILE)
+        tile = d[t, t]
+        for k in range(TILE):
+            np.copyto(tile, _addmin(tile[:, k, None], tile[None, k, :], tile, lane))
+
+    def fw_dpx_minplus(self, d, lane, kb, phase):
+        """Phase 2: row and column strips of k-block kb times the closed diagonal tile;
+        phase 3: every tile through k-block kb (the strips are closed: no change)."""
+        t = slice(kb * TILE, (kb + 1) * TILE)
+        if phase == 2:
+            self._strips(d, lane, t)
+            return
+        a, b = d[:, t].copy(), d[t, :].copy()
+        for k in range(TILE):
+            np.copyto(d, _addmin(a[:, k, None], b[None, k, :], d, lane))
+
+    @staticmethod
+    def _strips(d, lane, t):
+        diag = d[t, t].copy()
+        row, col = d[t, :], d[:, t]
+        row_in, col_in = row.copy(), col.copy()
+        for k in range(TILE):
+            np.copyto(row, _addmin(diag[:, k, None], row_in[None, k, :], row, lane))
+            np.copyto(col, _addmin(col_in[:, k, None], diag[None, k, :], col, lane))

@@ -1,0 +1,102 @@
+"""batched-frontier: all-pairs SSSP as a sources x vertices frontier (the default).
+
+B sources run the frontier Bellman-Ford rounds of nx_gpusp.solvers.sssp.frontier side
+by side: the state is B x n and one launch relaxes the frontier entries of every
+source, so a round costs one launch however many sources are in flight. B is chosen
+from free device memory. The snapshot rule gives each row a valid shortest-path tree
+(zero-weight cycles included). Negative cycles are refused before the first round
+(Johnson's potentials), so the rounds of every source end within n.
+"""
+
+import networkx as nx
+import numpy as np
+
+from ...methods import Method, register
+from ...ops.base import BLOCK
+from ..sssp import distance_inf
+from ..sssp.frontier import _cutoff_value
+from . import SourceBatch, batch_size
+from .potentials import refuse_negative_cycles
+
+__all__ = ["FrontierBatch", "batched_frontier", "entry_bytes"]
+
+
+def entry_bytes(dtype):
+    """Device bytes per (source, vertex) entry: dist, lowered, pred, and the two frontier
+    id and snapshot arrays (an entry is in a frontier at most once per round)."""
+    return np.dtype(dtype).itemsize * 3 + 4 + 4 + 2 * 8
+
+
+class FrontierBatch:
+    """The B x n state of a batched frontier run; ``launch_round`` queues one round's
+    kernels, ``end_round`` waits for its frontier size (True while work remains)."""
+
+    def __init__(self, ex, graph, sources, *, cutoff, want_pred, block=BLOCK):
+        xp = ex.xp
+        self.ex, self.graph, self.block, self.want_pred = ex, graph, block, want_pred
+        self.ops = ex.ops("apsp_batched")
+        self.g = graph.on(ex)
+        n, b = graph.n, len(sources)
+        dtype = graph.distance_dtype()
+        self.cut = distance_inf(dtype) if cutoff is None else _cutoff_value(cutoff, dtype)
+        self.sources = np.asarray(sources, dtype=np.int64)
+        self.dist = xp.full((b, n), distance_inf(dtype), dtype=dtype)
+        self.pred = xp.full((b, n), -1, dtype=np.int32) if want_pred else None
+        self.lowered = xp.full(b * n, -1, dtype=np.int32)
+        self.frontier = xp.empty(b * n, dtype=np.int64)
+        self.next_frontier = xp.empty(b * n, dtype=np.int64)
+        self.frontier_dist = xp.zeros(b * n, dtype=dtype)
+        self.next_dist = xp.empty(b * n, dtype=dtype)
+        self.next_size = xp.zeros(1, dtype=np.uint64)
+        start = ex.asarray(np.arange(b, dtype=np.int64) * n + self.sources)
+        self.dist.reshape(-1)[start] = 0
+        self.frontier[:b] = start
+        self.size = b
+        self.rounds = 0
+
+    def launch_round(self):
+        self.rounds += 1
+        if self.rounds > self.graph.n + 1:  # unreachable after refuse_negative_cycles
+            raise nx.NetworkXUnbounded("Negative cycle detected.")
+        ops, dist = self.ops, self.dist.reshape(-1)
+        self.next_size[0] = 0
+        ops.relax_batch_frontier(self.g, self.frontier, self.frontier_dist, self.size, dist,
+                                 self.lowered, self.rounds, self.next_frontier,
+                                 self.next_size, self.cut, block=self.block)
+        if self.want_pred:
+            ops.record_batch_predecessors(self.g, self.frontier, self.frontier_dist, self.size,
+                                          dist, self.lowered, self.rounds,
+                                          self.pred.reshape(-1), block=self.block)
+
+    def end_round(self):
+        self.size = int(self.next_size[0])
+        self.ops.snapshot_batch_frontier(self.next_frontier, self.size, self.dist.reshape(-1),
+                                         self.next_dist, block=self.block)
+        self.frontier, self.next_frontier = self.next_frontier, self.frontier
+        self.frontier_dist, self.next_dist = self.next_dist, self.frontier_dist
+        return self.size > 0
+
+    def run(self):
+        while self.size:
+            self.launch_round()
+            self.end_round()
+        return SourceBatch(self.sources, self.dist, self.pred)
+
+
+def batched_frontier(ex, graph, sources, *, cutoff=None, want_pred=True, batch=None):
+    refuse_negative_cycles(ex, graph)
+    sources = np.asarray(sources, dtype=np.int64)
+    b = batch_size(ex, graph, len(sources), entry_bytes(graph.distance_dtype()),
+                   "batched frontier state", batch)
+    for start in range(0, len(sources), b):
+        yield FrontierBatch(ex, graph, sources[start:start + b], cutoff=cutoff,
+                            want_pred=want_pred).run()
+
+
+register(Method(
+    name="batched-frontier", problem="all-pairs", solver="apsp.batched:batched_frontier",
+    summary="B sources x n vertices frontier Bellman-Ford: one launch relaxes every "
+            "source's frontier; B from free device memory",
+    paper="APSP concurrent-kernels paper (many sources in flight), as one batched grid",
+    negative_weights=True,
+    options={"batch": (None, "sources per batch (default: as many as free memory holds)")}))

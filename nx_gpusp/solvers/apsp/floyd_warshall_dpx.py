@@ -1,0 +1,90 @@
+"""fw-dpx: register-tiled blocked Floyd-Warshall with Hopper DPX add-min (the default).
+
+Integer distances are stored in the narrowest lane whose finite INF sentinel provably
+exceeds twice the bound B = (n-1) * max|w| on every simple-path length (see
+kernels/floyd_warshall_dpx.cu): int16 pairs, then int32, else int64; float weights use
+float64 (float32 sums would not match NetworkX's). With predecessors the simpler
+"fw-tiled-shared" kernels run instead (they track p[i][j]).
+"""
+
+import numpy as np
+
+from ...methods import Method, register
+from ...ops.floyd_warshall_dpx import LANES, TILE
+from .floyd_warshall import blocked_floyd_warshall, refuse_negative_diagonal
+from .potentials import refuse_negative_cycles
+
+__all__ = ["dpx_floyd_warshall", "path_bound", "choose_lane"]
+
+SENTINEL_LANES = ("s16x2", "s32")
+
+
+def path_bound(graph):
+    """B = (n-1) * max|w|: no simple path is longer than B or shorter than -B."""
+    if graph.m == 0:
+        return 0
+    return max(graph.n - 1, 0) * max(abs(graph.min_weight), abs(graph.max_weight))
+
+
+def _lane_fits(lane, graph):
+    if lane == "f64":
+        return graph.weights.dtype.kind == "f"
+    if graph.weights.dtype.kind == "f":
+        return False
+    return lane == "i64" or 2 * path_bound(graph) < LANES[lane][1]
+
+
+def choose_lane(graph, requested="auto"):
+    if requested == "auto":
+        return next(lane for lane in LANES if _lane_fits(lane, graph))
+    if requested not in LANES:
+        raise ValueError(f"gpusp fw-dpx: lane must be 'auto' or one of {sorted(LANES)}")
+    if not _lane_fits(requested, graph):
+        raise ValueError(f"gpusp fw-dpx: lane {requested!r} cannot hold this graph's "
+                         f"distances exactly (path bound {path_bound(graph)})")
+    return requested
+
+
+def padded_matrix(ex, graph, lane):
+    """N x N storage matrix, N = n rounded up to TILE: arc weights, 0 on the real
+    diagonal (negative cycles, hence negative self-loops, are refused first), INF
+    elsewhere and on the padding."""
+    dtype, inf, _ = LANES[lane]
+    n = graph.n
+    size = -(-n // TILE) * TILE
+    ex.require_bytes(size * size * dtype.itemsize, f"the padded {size}x{size} {dtype} matrix")
+    d = ex.xp.full((size, size), inf, dtype=dtype)
+    if graph.m:
+        tails = np.repeat(np.arange(n, dtype=np.int64), np.diff(graph.indptr))
+        d[ex.asarray(tails), ex.asarray(graph.indices)] = ex.asarray(graph.weights.astype(dtype))
+    diag = ex.xp.arange(n)
+    d[diag, diag] = 0
+    return d
+
+
+def dpx_floyd_warshall(ex, graph, *, keep_negative_diagonal, predecessors, lane="auto"):
+    if predecessors:
+        return blocked_floyd_warshall(ex, graph, keep_negative_diagonal=keep_negative_diagonal,
+                                      predecessors=True)
+    lane = choose_lane(graph, lane)
+    refuse_negative_cycles(ex, graph)
+    d = padded_matrix(ex, graph, lane)
+    ops = ex.ops("floyd_warshall_dpx")
+    for kb in range(d.shape[0] // TILE):
+        ops.fw_dpx_diagonal(d, lane, kb)
+        ops.fw_dpx_minplus(d, lane, kb, 2)
+        ops.fw_dpx_minplus(d, lane, kb, 3)
+    d = d[:graph.n, :graph.n]
+    if lane in SENTINEL_LANES:
+        d = ex.xp.where(d > path_bound(graph), np.iinfo(np.int64).max, d.astype(np.int64))
+    refuse_negative_diagonal(ex, d)
+    return d, None
+
+
+register(Method(
+    name="fw-dpx", problem="floyd-warshall", solver="apsp.floyd_warshall_dpx:dpx_floyd_warshall",
+    summary="blocked Floyd-Warshall, 64x64 tiles, register-tiled min-plus phases, DPX "
+            "add-min on int16x2/int32 distances where the path bound allows",
+    paper="Bodra & Khairnar 2025 tiled variant; Hopper DPX (__viaddmin_s32, __viaddmin_s16x2)",
+    negative_weights=True,
+    options={"lane": ("auto", "distance storage: 'auto', 's16x2', 's32', 'i64' or 'f64'")}))

@@ -1,0 +1,183 @@
+"""Batched all-pairs SSSP and Johnson against NetworkX (and scipy.sparse.csgraph), and
+the batched kernels against their NumPy twins (marker gpu)."""
+
+import logging
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from graphs import assert_lengths_equal, assert_paths_valid, graph_cases, random_graph
+from nx_gpusp.executor import Executor, cuda_available
+
+# every all-pairs method, the automatic choice, a Floyd-Warshall method (length
+# functions only) and a single-source method run one source at a time
+METHODS = ["batched-frontier", "apsp-concurrent", "dijkstra-per-thread", None, "frontier"]
+NEGATIVE_METHODS = ["batched-frontier", "apsp-concurrent", None, "frontier"]
+CASES = graph_cases(8, seed=11)
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_all_pairs_dijkstra(device, method, case):
+    _, G = case
+    expected = dict(nx.all_pairs_dijkstra_path_length(G))
+    got = dict(nx.all_pairs_dijkstra_path_length(G, backend="gpusp", method=method))
+    assert list(got) == list(G)
+    for s in G:
+        assert_lengths_equal(got[s], expected[s])
+    both = dict(nx.all_pairs_dijkstra(G, backend="gpusp", method=method))
+    paths = dict(nx.all_pairs_dijkstra_path(G, backend="gpusp", method=method))
+    for s in G:
+        assert_lengths_equal(both[s][0], expected[s])
+        assert_paths_valid(G, both[s][1], expected[s], s)
+        assert_paths_valid(G, paths[s], expected[s], s)
+
+
+@pytest.mark.parametrize("method", METHODS + ["fw-dpx"])
+def test_all_pairs_dijkstra_cutoff(device, method):
+    G = random_graph(4, n=35, p=0.2, zero_fraction=0.2)
+    for cutoff in (0, 7, 12.5):
+        expected = dict(nx.all_pairs_dijkstra_path_length(G, cutoff=cutoff))
+        got = dict(nx.all_pairs_dijkstra_path_length(G, cutoff=cutoff, backend="gpusp",
+                                                     method=method))
+        assert got == expected
+        if method != "fw-dpx":
+            paths = dict(nx.all_pairs_dijkstra_path(G, cutoff=cutoff, backend="gpusp",
+                                                    method=method))
+            for s in G:
+                assert_paths_valid(G, paths[s], expected[s], s)
+
+
+@pytest.mark.parametrize("method", NEGATIVE_METHODS + ["fw-tiled"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_all_pairs_bellman_ford_negative(device, method, seed):
+    G = random_graph(seed, n=35, p=0.15, negative=True, zero_fraction=0.3)
+    expected = dict(nx.all_pairs_bellman_ford_path_length(G))
+    got = dict(nx.all_pairs_bellman_ford_path_length(G, backend="gpusp", method=method))
+    assert got == expected
+    if not method or not method.startswith("fw"):
+        paths = dict(nx.all_pairs_bellman_ford_path(G, backend="gpusp", method=method))
+        for s in G:
+            assert_paths_valid(G, paths[s], expected[s], s)
+
+
+def test_dijkstra_per_thread_refuses_negative_weights(device):
+    G = random_graph(1, n=10, p=0.5, negative=True)
+    with pytest.raises(ValueError):
+        dict(nx.all_pairs_bellman_ford_path_length(G, backend="gpusp",
+                                                   method="dijkstra-per-thread"))
+    with pytest.raises(ValueError, match="negative weights"):
+        dict(nx.all_pairs_dijkstra_path_length(G, backend="gpusp"))
+
+
+NEGATIVE_CYCLE = nx.DiGraph([(0, 1, {"weight": 2}), (1, 2, {"weight": -3}),
+                             (2, 0, {"weight": 0}), (3, 0, {"weight": 1})])
+
+
+@pytest.mark.parametrize("method", NEGATIVE_METHODS)
+def test_negative_cycle(device, method):
+    for func in (nx.all_pairs_bellman_ford_path_length, nx.all_pairs_bellman_ford_path):
+        with pytest.raises(nx.NetworkXUnbounded):
+            dict(func(NEGATIVE_CYCLE, backend="gpusp", method=method))
+    if method not in (None, "frontier"):
+        with pytest.raises(nx.NetworkXUnbounded):
+            nx.johnson(NEGATIVE_CYCLE, backend="gpusp", method=method)
+
+
+@pytest.mark.parametrize("method", ["batched-frontier", "apsp-concurrent",
+                                    "dijkstra-per-thread", None])
+@pytest.mark.parametrize("kw", [dict(negative=True, zero_fraction=0.3),
+                                dict(negative=True, weights="float"),
+                                dict(directed=False, labels="str", disconnected=True)],
+                         ids=["int", "float", "undirected"])
+def test_johnson(device, method, kw):
+    G = random_graph(7, n=30, p=0.2, **kw)
+    expected = nx.johnson(G)
+    lengths = dict(nx.all_pairs_bellman_ford_path_length(G))
+    got = nx.johnson(G, backend="gpusp", method=method)
+    assert set(got) == set(expected)
+    for s in G:
+        assert set(got[s]) == set(expected[s])
+        assert_paths_valid(G, got[s], lengths[s], s)
+
+
+@pytest.mark.parametrize("method, options", [("batched-frontier", {"batch": 3}),
+                                             ("apsp-concurrent", {"streams": 3, "block_size": 32})])
+def test_chunked_sources(device, method, options):
+    """Sources split into several chunks (and streams) give the same answers."""
+    G = random_graph(5, n=25, p=0.2, zero_fraction=0.3)
+    expected = dict(nx.all_pairs_dijkstra_path_length(G))
+    paths = dict(nx.all_pairs_dijkstra_path(G, backend="gpusp", method=method, **options))
+    for s in G:
+        assert_paths_valid(G, paths[s], expected[s], s)
+
+
+def test_matches_scipy_csgraph(device):
+    from scipy.sparse.csgraph import shortest_path
+
+    G = random_graph(12, n=60, p=0.05, weights="float")
+    expected = shortest_path(nx.to_scipy_sparse_array(G, nodelist=list(G)), method="D")
+    got = dict(nx.all_pairs_dijkstra_path_length(G, backend="gpusp", method="batched-frontier"))
+    for i, s in enumerate(G):
+        row = np.array([got[s].get(t, np.inf) for t in G])
+        np.testing.assert_allclose(row, expected[i], rtol=1e-12)
+
+
+def test_progress_is_logged(device, caplog):
+    G = random_graph(3, n=20, p=0.2)
+    with caplog.at_level(logging.INFO, logger="nx_gpusp"):
+        dict(nx.all_pairs_dijkstra_path_length(G, backend="gpusp", method="batched-frontier"))
+    assert any("20/20 sources done" in r.getMessage() for r in caplog.records)
+
+
+def test_generator_streams_lazily(device):
+    """The first rows arrive before later chunks are computed (batch of 2)."""
+    G = random_graph(6, n=30, p=0.2)
+    gen = nx.all_pairs_dijkstra_path(G, backend="gpusp", method="batched-frontier", batch=2)
+    first = next(gen)
+    assert first[0] == next(iter(G))
+    gen.close()
+
+
+# -- kernels against their twins ---------------------------------------------------------
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+@pytest.mark.parametrize("weights", ["int", "float"])
+def test_batched_frontier_matches_twin(weights):
+    from nx_gpusp.convert import from_networkx
+    from nx_gpusp.solvers.apsp.batched import FrontierBatch
+
+    G = random_graph(9, n=200, p=0.03, weights=weights, zero_fraction=0.3)
+    graph = from_networkx(G, "weight")
+    out = []
+    for ex in (Executor("cuda"), Executor("cpu")):
+        batch = FrontierBatch(ex, graph, np.arange(0, 200, 7), cutoff=None, want_pred=True).run()
+        out.append((ex.to_host(batch.dist), ex.to_host(batch.pred)))
+    (dg, pg), (dc, pc) = out
+    np.testing.assert_array_equal(dg, dc)
+    # predecessors may differ between equally short arcs (atomic order): both must be tight
+    tails = np.repeat(np.arange(graph.n), np.diff(graph.indptr))
+    w = {(int(u), int(v)): x for u, v, x in zip(tails, graph.indices, graph.weights)}
+    for dist, pred in ((dg, pg), (dc, pc)):
+        r, v = np.nonzero(pred >= 0)
+        u = pred[r, v]
+        np.testing.assert_allclose(dist[r, v], dist[r, u] + [w[(a, b)] for a, b in zip(u, v)])
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+@pytest.mark.parametrize("dtype", [np.int64, np.float64])
+def test_dijkstra_per_thread_matches_twin(dtype):
+    rng = np.random.default_rng(4)
+    n = 90
+    inf = np.inf if np.dtype(dtype).kind == "f" else np.iinfo(dtype).max
+    w0 = np.where(rng.random((n, n)) < 0.08, rng.integers(0, 9, (n, n)), inf).astype(dtype)
+    sources = np.arange(0, n, 3, dtype=np.int32)
+    out = []
+    for ex in (Executor("cuda"), Executor("cpu")):
+        dist, pred = ex.ops("apsp_dijkstra").dijkstra_per_thread(
+            ex.asarray(w0), ex.asarray(sources), inf, True)
+        out.append((ex.to_host(dist), ex.to_host(pred)))
+    np.testing.assert_array_equal(out[0][0], out[1][0])
+    np.testing.assert_array_equal(out[0][1], out[1][1])

@@ -1,0 +1,199 @@
+"""Floyd-Warshall methods against networkx.floyd_warshall(_numpy, _predecessor_and_distance),
+and each kernel against its NumPy twin (marker gpu)."""
+
+import math
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from graphs import assert_valid_path, graph_cases, random_graph
+from nx_gpusp.executor import Executor, cuda_available
+from nx_gpusp.methods import methods_for
+from nx_gpusp.ops.floyd_warshall import arc_counts
+
+FW_METHODS = sorted(m.name for m in methods_for("floyd-warshall"))
+CASES = graph_cases(10, seed=5)
+
+
+def assert_matrix_equal(got, expected):
+    """Integers exactly. Floats to a relative 1e-12: the blocked methods add the same
+    arc weights in a different association order than NetworkX's k-loop, so the last
+    bits of a sum can differ; a wrong path would be off by at least one arc weight."""
+    assert got.shape == expected.shape
+    assert np.array_equal(np.isinf(got), np.isinf(expected))
+    finite = ~np.isinf(expected)
+    np.testing.assert_allclose(got[finite], expected[finite], rtol=1e-12, atol=1e-12)
+
+
+def assert_dicts_close(got, expected):
+    assert set(got) == set(expected)
+    for u in expected:
+        for v, dist in expected[u].items():
+            assert math.isclose(got[u][v], dist, rel_tol=1e-12, abs_tol=1e-12) or \
+                got[u][v] == dist, (u, v, got[u][v], dist)
+
+
+def assert_predecessors_valid(G, pred, dist, expected_pred):
+    """Every pair NetworkX has a predecessor for, we have one too, and
+    nx.reconstruct_path on our dicts gives a real path of the shortest length."""
+    assert {(u, v) for u in expected_pred for v in expected_pred[u]} == \
+        {(u, v) for u in pred for v in pred[u]}
+    for u in G:
+        for v in G:
+            if u != v and dist[u][v] != math.inf:
+                walk, steps = v, 0
+                while walk != u:  # bounded, so a predecessor cycle fails instead of hanging
+                    walk, steps = pred[u][walk], steps + 1
+                    assert steps < len(G), f"predecessor cycle from {u} to {v}"
+                assert_valid_path(G, nx.reconstruct_path(u, v, pred), u, v, dist[u][v])
+
+
+@pytest.mark.parametrize("method", FW_METHODS)
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_floyd_warshall_numpy(device, method, case):
+    _, G = case
+    got = nx.floyd_warshall_numpy(G, backend="gpusp", method=method)
+    assert_matrix_equal(got, nx.floyd_warshall_numpy(G))
+
+
+@pytest.mark.parametrize("method", FW_METHODS)
+@pytest.mark.parametrize("negative", [False, True])
+def test_floyd_warshall_dicts(device, method, negative):
+    G = random_graph(11, n=45, p=0.15, negative=negative, zero_fraction=0.2, labels="str")
+    assert_dicts_close(nx.floyd_warshall(G, backend="gpusp", method=method), nx.floyd_warshall(G))
+
+
+@pytest.mark.parametrize("method", FW_METHODS)
+@pytest.mark.parametrize("seed, kw", [
+    (3, dict(zero_fraction=0.5)),  # zero-weight cycles: ties everywhere
+    (4, dict(negative=True, zero_fraction=0.3)),
+    (5, dict(directed=False, weights="float", labels="tuple")),
+    (6, dict(multigraph=True, disconnected=True)),
+])
+def test_predecessor_and_distance(device, method, seed, kw):
+    G = random_graph(seed, n=40, p=0.2, **kw)
+    pred, dist = nx.floyd_warshall_predecessor_and_distance(G, backend="gpusp", method=method)
+    expected_pred, expected_dist = nx.floyd_warshall_predecessor_and_distance(G)
+    assert_dicts_close(dist, expected_dist)
+    assert_predecessors_valid(G, pred, dist, expected_pred)
+
+
+@pytest.mark.parametrize("method", FW_METHODS)
+def test_several_tiles_and_padding(device, method):
+    """n = 150 crosses the 32- and 64-wide tile borders and pads the last tile."""
+    G = random_graph(8, n=150, p=0.03, negative=True)
+    assert_matrix_equal(nx.floyd_warshall_numpy(G, backend="gpusp", method=method),
+                        nx.floyd_warshall_numpy(G))
+
+
+@pytest.mark.parametrize("lane, weights", [("s16x2", "int"), ("s32", "int"), ("i64", "int"),
+                                           ("f64", "float")])
+def test_dpx_lanes(device, lane, weights):
+    G = random_graph(9, n=70, p=0.1, weights=weights, negative=weights == "int")
+    assert_matrix_equal(nx.floyd_warshall_numpy(G, backend="gpusp", method="fw-dpx", lane=lane),
+                        nx.floyd_warshall_numpy(G))
+
+
+def test_dpx_lane_must_fit(device):
+    G = nx.DiGraph([(0, 1, {"weight": 10_000}), (1, 2, {"weight": 10_000})])
+    with pytest.raises(ValueError, match="cannot hold"):
+        nx.floyd_warshall_numpy(G, backend="gpusp", method="fw-dpx", lane="s16x2")
+    got = nx.floyd_warshall_numpy(G, backend="gpusp", method="fw-dpx")  # auto: s32
+    assert_matrix_equal(got, nx.floyd_warshall_numpy(G))
+
+
+@pytest.mark.parametrize("method", FW_METHODS)
+@pytest.mark.parametrize("G", [
+    nx.DiGraph([(0, 1, {"weight": 2}), (1, 2, {"weight": -3}), (2, 0, {"weight": 0}),
+                (2, 3, {"weight": 1})]),
+    nx.DiGraph([(0, 1, {"weight": 1}), (1, 1, {"weight": -1})]),
+    nx.Graph([(0, 1, {"weight": 1}), (1, 2, {"weight": -1})]),
+], ids=["cycle", "self-loop", "undirected"])
+def test_negative_cycle(device, method, G):
+    for func in (nx.floyd_warshall_numpy, nx.floyd_warshall,
+                 nx.floyd_warshall_predecessor_and_distance):
+        with pytest.raises(nx.NetworkXUnbounded):
+            func(G, backend="gpusp", method=method)
+
+
+def test_nodelist(device):
+    G = random_graph(2, n=20, p=0.3)
+    order = list(G)[::-1]
+    assert_matrix_equal(nx.floyd_warshall_numpy(G, nodelist=order, backend="gpusp"),
+                        nx.floyd_warshall_numpy(G, nodelist=order))
+
+
+def test_dense_matrix_too_big_names_bytes(device):
+    if device != "cuda":
+        pytest.skip("device memory limits exist on the GPU only")
+    from nx_gpusp.graph import CSRGraph
+
+    n = 3_000_000  # 3M x 3M int64 matrix: 65 TiB
+    graph = CSRGraph.from_edge_arrays(n, [0], [1], [1])
+    with pytest.raises(MemoryError, match="TiB"):
+        nx.floyd_warshall_numpy(graph, backend="gpusp")
+
+
+# -- kernels against their twins ---------------------------------------------------------
+def _random_distances(rng, n, dtype, inf, density=0.2, high=20):
+    d = np.where(rng.random((n, n)) < density, rng.integers(0, high, (n, n)), inf).astype(dtype)
+    np.fill_diagonal(d, 0)
+    return d
+
+
+def _both(make):
+    """(cuda executor, cpu executor, host input) for a kernel-vs-twin test."""
+    return Executor("cuda"), Executor("cpu"), make()
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+@pytest.mark.parametrize("dtype", [np.int64, np.float64])
+@pytest.mark.parametrize("kernel", ["fw_per_edge", "fw_per_edge_shared", "fw_per_vertex",
+                                    "tiled", "blocked"])
+def test_bodra_kernels_match_twin(kernel, dtype):
+    rng = np.random.default_rng(1)
+    inf = np.inf if np.dtype(dtype).kind == "f" else np.iinfo(dtype).max
+    gpu, cpu, d0 = _both(lambda: _random_distances(rng, 77, dtype, inf))
+    p0 = np.where(d0 != inf, np.arange(77, dtype=np.int32)[:, None], -1).astype(np.int32)
+    h0 = arc_counts(np, d0)
+    results = []
+    for ex in (gpu, cpu):
+        d, p, h = (ex.asarray(a.copy()) for a in (d0, p0, h0))
+        if kernel == "blocked":
+            ex.ops("floyd_warshall").blocked_floyd_warshall(d, p, h)
+        elif kernel == "tiled":
+            for kb in range(3):
+                for phase in (1, 2, 3):
+                    ex.ops("floyd_warshall_bodra").fw_tiled_phase(phase, d, p, h, kb)
+        else:
+            for k in (0, 5, 76):
+                getattr(ex.ops("floyd_warshall_bodra"), kernel)(d, p, h, k)
+        results.append([ex.to_host(a) for a in (d, p, h)])
+    for got, expected in zip(*results):
+        np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+@pytest.mark.parametrize("lane", ["s16x2", "s32", "i64", "f64"])
+def test_dpx_kernels_match_twin(lane):
+    from nx_gpusp.ops.floyd_warshall_dpx import LANES
+
+    dtype, inf, _ = LANES[lane]
+    rng = np.random.default_rng(2)
+    gpu, cpu, d0 = _both(lambda: _random_distances(rng, 192, dtype, inf, density=0.05))
+    for kb in range(3):
+        for step in ("diagonal", 2, 3):
+            out = []
+            for ex in (gpu, cpu):
+                d = ex.asarray(d0.copy())
+                ops = ex.ops("floyd_warshall_dpx")
+                if step == "diagonal":
+                    ops.fw_dpx_diagonal(d, lane, kb)
+                else:
+                    ops.fw_dpx_minplus(d, lane, kb, step)
+                out.append(ex.to_host(d))
+            np.testing.assert_array_equal(out[0], out[1], err_msg=f"kb={kb} step={step}")
+            d0 = out[1]
