@@ -1,13 +1,27 @@
 #!/usr/bin/env bash
-# One device call: environment report, offline editable install, the whole test suite
-# (CPU twin + CUDA), logs under $OUT. Run on the GPU machine from the repo root:
-#   bash tools/gpu_check.sh [pytest args...]
-set -o pipefail
+# GPU test run for the device machine, from the repo root (after . tools/device_snapshot.sh):
+#   bash tools/gpu_check.sh [per-file timeout seconds] [extra pytest args...]
+# Runs the tests marked gpu (CUDA parametrisations and kernel-vs-twin tests) file by
+# file, each under a timeout with a faulthandler traceback dump for hangs; the CPU
+# parametrisations are what CI runs. Logs: $OUT/gpu_tests.log; last lines: one summary
+# line per file and the total.
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-export PYTHONUNBUFFERED=1
+limit=${1:-150}; shift || true
+log="$OUT/gpu_tests.log"; : > "$log"
 {
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
-  python3 -c "import sys, networkx, numpy, scipy, cupy, setuptools; print(sys.version.split()[0], 'networkx', networkx.__version__, 'numpy', numpy.__version__, 'scipy', scipy.__version__, 'cupy', cupy.__version__, 'setuptools', setuptools.__version__)"
-} 2>&1 | tee "$OUT/env.txt"
-python3 -m pip install -q --no-deps --no-build-isolation -e . 2>&1 | tail -3
-python3 -m pytest tests -q -p no:cacheprovider -rs "$@" 2>&1 | tee "$OUT/tests.log" | tail -40
+  python3 -c "import sys, networkx, numpy, scipy, cupy; print(sys.version.split()[0], 'networkx', networkx.__version__, 'numpy', numpy.__version__, 'scipy', scipy.__version__, 'cupy', cupy.__version__)"
+} 2>&1 | tee -a "$log"
+summary=()
+for f in tests/test_*.py; do
+  start=$(date +%s)
+  timeout "$limit" python3 -m pytest "$f" -m gpu -q -p no:cacheprovider -rfEs \
+      -o faulthandler_timeout=$((limit - 10)) "$@" > "$OUT/one.log" 2>&1
+  rc=$?
+  cat "$OUT/one.log" >> "$log"
+  last=$(grep -E "passed|failed|error|no tests ran|deselected" "$OUT/one.log" | tail -1)
+  [ $rc -eq 124 ] && last="TIMEOUT after ${limit}s"
+  summary+=("$(printf '%-40s rc=%-3s %4ss  %s' "$f" "$rc" "$(( $(date +%s) - start ))" "$last")")
+done
+rm -f "$OUT/one.log"
+printf '%s\n' "${summary[@]}" | tee -a "$log"
