@@ -28,6 +28,7 @@ __device__ __forceinline__ void relax_out_arcs(const long long* __restrict__ ind
                                                const int* __restrict__ indices,
                                                const T* __restrict__ weights, int u, T du,
                                                T* target, T cutoff) {
+    if (du == DistTraits<T>::inf()) return;  // unreached: nothing to relax (and no overflow)
     const long long end = indptr[u + 1];
     for (long long e = indptr[u]; e < end; ++e) {
         const int v = indices[e];

@@ -124,7 +124,10 @@ def test_matches_scipy_csgraph(device):
         np.testing.assert_allclose(row, expected[i], rtol=1e-12)
 
 
-def test_progress_is_logged(device, caplog):
+def test_progress_is_logged(device, caplog, monkeypatch):
+    import nx_gpusp.solvers.apsp.progress as progress
+
+    monkeypatch.setattr(progress, "tqdm_available", lambda: False)  # log lines, not a bar
     G = random_graph(3, n=20, p=0.2)
     with caplog.at_level(logging.INFO, logger="nx_gpusp"):
         dict(nx.all_pairs_dijkstra_path_length(G, backend="gpusp", method="batched-frontier"))

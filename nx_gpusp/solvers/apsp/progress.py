@@ -4,9 +4,13 @@ a tqdm bar instead when tqdm is importable and INFO is enabled (no new dependenc
 import importlib.util
 import logging
 
-__all__ = ["Progress", "logger"]
+__all__ = ["Progress", "logger", "tqdm_available"]
 
 logger = logging.getLogger("nx_gpusp")
+
+
+def tqdm_available():
+    return importlib.util.find_spec("tqdm") is not None
 
 
 class Progress:
@@ -17,7 +21,7 @@ class Progress:
         self.what, self.total, self.done = what, total, 0
         self._next_report = max(1, total // 10)
         self._bar = None
-        if logger.isEnabledFor(logging.INFO) and importlib.util.find_spec("tqdm"):
+        if logger.isEnabledFor(logging.INFO) and tqdm_available():
             from tqdm.auto import tqdm
 
             self._bar = tqdm(total=total, desc=f"nx_gpusp {what}", unit="src")
