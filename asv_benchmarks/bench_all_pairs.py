@@ -1,0 +1,108 @@
+"""All-pairs shortest paths: Floyd-Warshall on a dense matrix (every registered
+floyd-warshall method, NetworkX floyd_warshall_numpy, SciPy floyd_warshall) and
+all-pairs SSSP on a sparse graph (every sssp method, one source after another)."""
+
+import networkx as nx
+import numpy as np
+
+from nx_gpusp.bench import FW_PEER_MAX_N, PEERS, kernel_runner, median_time, peer_runner
+
+from . import workloads as W
+
+nx.config.warnings_to_ignore.add("cache")
+
+
+class FloydWarshall:
+    params = [W.workloads("floyd-warshall"), W.method_names("floyd-warshall") + list(PEERS)]
+    param_names = ["workload", "impl"]
+    number = 1
+    repeat = (2, 10, 60.0)
+    warmup_time = 0
+    timeout = 900
+
+    def setup(self, workload, impl):
+        self.case = W.case_of(workload, "floyd-warshall")
+        self.graph = W.load_graph(self.case)
+        if impl in PEERS:
+            if self.graph.n > FW_PEER_MAX_N[impl]:
+                raise NotImplementedError(f"{impl} skipped: n > {FW_PEER_MAX_N[impl]}")
+            self.run = peer_runner(impl, "floyd-warshall", self.graph)
+        else:
+            self.run = kernel_runner("floyd-warshall", W.method("floyd-warshall", impl),
+                                     self.graph, W.executor())
+        self.run()  # warm-up
+
+    def time_floyd_warshall(self, workload, impl):
+        self.run()
+
+    def track_minplus_gops(self, workload, impl):
+        """n**3 min-plus operations per second, in 10**9."""
+        t = median_time(self.run, [None] * 3)[0]
+        return self.graph.n ** 3 / t / 1e9
+    track_minplus_gops.unit = "Gops/s"
+
+    def track_speedup_vs_scipy(self, workload, impl):
+        if self.graph.n > FW_PEER_MAX_N["scipy"]:
+            raise NotImplementedError("SciPy Floyd-Warshall skipped at this size")
+        mine = median_time(self.run, [None] * 3)[0]
+        scipy = W.scipy_median(self.case, self.graph, [None] * 3, lambda: median_time(
+            peer_runner("scipy", "floyd-warshall", self.graph), [None] * 3)[0])
+        return scipy / mine
+    track_speedup_vs_scipy.unit = "x"
+
+
+class AllPairsSSSP:
+    """Every registered all-pairs method (all sources, distances only, synchronised);
+    each sssp method run source after source ("each:<method>"); SciPy's dijkstra on
+    all sources in one call; NetworkX all_pairs_dijkstra_path_length."""
+
+    params = [W.workloads("all-pairs"),
+              W.method_names("all-pairs")
+              + [f"each:{m}" for m in W.method_names("sssp") if W.each_sssp_for_all_pairs()]
+              + list(PEERS)]
+    param_names = ["workload", "impl"]
+    number = 1
+    repeat = 1
+    warmup_time = 0
+    timeout = 900
+
+    def setup(self, workload, impl):
+        self.graph = W.load_graph(W.case_of(workload, "all-pairs"))
+        g = self.graph
+        if impl == "scipy":
+            from scipy.sparse import csgraph
+
+            from nx_gpusp.bench import scipy_matrix
+
+            A = scipy_matrix(g)
+            self.run = lambda: csgraph.dijkstra(A, directed=g.directed)
+        elif impl == "networkx":
+            if g.n > 2000:
+                raise NotImplementedError("NetworkX all-pairs skipped above 2000 nodes")
+            from nx_gpusp.convert import to_networkx
+
+            G = to_networkx(g)
+            self.run = lambda: dict(nx.all_pairs_dijkstra_path_length(G, backend="networkx"))
+        elif impl.startswith("each:"):
+            one = kernel_runner("sssp", W.method("sssp", impl[5:]), g, W.executor())
+            one(0)  # warm-up
+            sources = np.arange(g.n).tolist()
+            self.run = lambda: [one(s) for s in sources]
+        else:
+            self.run = self.all_pairs_runner(W.method("all-pairs", impl), g, W.executor())
+            self.run()  # warm-up
+
+    @staticmethod
+    def all_pairs_runner(method, graph, ex):
+        solve, options = method.load(), method.check_options({})
+        graph.on(ex)
+        sources = np.arange(graph.n)
+
+        def run():
+            for _batch in solve(ex, graph, sources, want_pred=False, **options):
+                pass
+            ex.synchronize()
+        return run
+
+    def time_all_pairs(self, workload, impl):
+        self.run()

@@ -1,0 +1,84 @@
+"""Single-source shortest paths: every registered method (kernel time, graph already
+on the device, device synchronised) beside NetworkX and SciPy csgraph on the same
+graph, one asv run, so ratios compare like with like."""
+
+import statistics
+
+import networkx as nx
+
+from nx_gpusp.bench import (NX_MAX_ARCS, PEERS, kernel_runner, median_time, peer_runner,
+                            pick_sources, reached_arcs)
+
+from . import workloads as W
+
+nx.config.warnings_to_ignore.add("cache")
+N_SOURCES = 4
+
+
+class _SingleSource:
+    problem = None
+    param_names = ["workload", "impl"]
+    number = 1
+    repeat = (3, 20, 30.0)
+    warmup_time = 0
+    timeout = 600
+
+    def setup(self, workload, impl):
+        self.case = W.case_of(workload, self.problem)
+        self.graph = W.load_graph(self.case)
+        self.sources = pick_sources(self.graph, N_SOURCES)
+        self.ex = W.executor()
+        self.run = self.runner(impl)
+        self.run(self.sources[0])  # warm-up: kernel compilation, first allocations
+        self.turn = 0
+
+    def runner(self, impl):
+        if impl in PEERS:
+            if impl == "networkx" and self.graph.m > NX_MAX_ARCS:
+                raise NotImplementedError(f"NetworkX skipped above {NX_MAX_ARCS} arcs")
+            return peer_runner(impl, self.problem, self.graph)
+        return kernel_runner(self.problem, W.method(self.problem, impl), self.graph, self.ex)
+
+    def next_source(self):
+        self.turn += 1
+        return self.sources[1 + self.turn % (len(self.sources) - 1)]
+
+    def _median(self, run):
+        return median_time(run, self.sources)
+
+    def track_gteps(self, workload, impl):
+        _, times, results = self._median(self.run)
+        if impl == "networkx":  # dicts: count the reached part from SciPy's distances
+            scipy = peer_runner("scipy", self.problem, self.graph)
+            results = [scipy(s) for s in self.sources[1:]]
+        host = [self.ex.to_host(r) if impl not in PEERS else r for r in results]
+        return statistics.median(reached_arcs(self.graph, h) / t
+                                 for h, t in zip(host, times)) / 1e9
+    track_gteps.unit = "GTEPS"
+
+    def track_speedup_vs_scipy(self, workload, impl):
+        mine = self._median(self.run)[0]
+        scipy = W.scipy_median(self.case, self.graph, self.sources, lambda: self._median(
+            peer_runner("scipy", self.problem, self.graph))[0])
+        return scipy / mine
+    track_speedup_vs_scipy.unit = "x"
+
+
+class SSSP(_SingleSource):
+    """Dijkstra family (non-negative weights)."""
+
+    problem = "sssp"
+    params = [W.workloads("sssp"), W.method_names("sssp") + list(PEERS)]
+
+    def time_sssp(self, workload, impl):
+        self.run(self.next_source())
+
+
+class BellmanFord(_SingleSource):
+    """Negative weights without negative cycles (datasets.with_potentials)."""
+
+    problem = "bellman-ford"
+    params = [W.workloads("bellman-ford"), W.method_names("bellman-ford") + list(PEERS)]
+
+    def time_bellman_ford(self, workload, impl):
+        self.run(self.next_source())

@@ -1,0 +1,133 @@
+"""Workloads of the asv suite, chosen by NX_GPUSP_BENCH_SCALE (ci | gpu), and a disk
+cache of generated graphs so that each benchmark process loads rather than rebuilds
+them (NX_GPUSP_BENCH_CACHE, default .asv/graph-cache in the repository).
+
+Workload names are those of ``nx_gpusp.bench.WORKLOADS``; methods come from the
+registry, so a newly registered method is benchmarked without editing this suite.
+"""
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from nx_gpusp.bench import WORKLOADS, methods_of
+from nx_gpusp.executor import get_executor
+from nx_gpusp.graph import CSRGraph
+
+SCALE = os.environ.get("NX_GPUSP_BENCH_SCALE", "ci")
+if SCALE not in ("ci", "gpu"):
+    raise ValueError(f"NX_GPUSP_BENCH_SCALE must be 'ci' or 'gpu', got {SCALE!r}")
+DEVICE = os.environ.get("NX_GPUSP_BENCH_DEVICE", "auto")
+
+# problem -> workload names (each workload's Case list is filtered by problem)
+_BY_SCALE = {
+    "ci": {
+        "sssp": ["tiny"],
+        "bellman-ford": ["tiny"],
+        "floyd-warshall": ["tiny"],
+        "all-pairs": ["tiny-all-pairs"],
+        "convert": ["rome99"],
+        "e2e": ["tiny"],
+    },
+    "gpu": {
+        "sssp": ["NY-synthetic", "COL", "FLA", "random-pred-1M", "random-pred-4M",
+                 "rmat-20", "rmat-22", "road-6M"],
+        "bellman-ford": ["NY-negative"],
+        "floyd-warshall": ["fw-1024", "fw-8192"],
+        "all-pairs": ["gnutella04"],
+        "convert": ["NY-synthetic", "FLA"],
+        "e2e": ["NY-synthetic"],
+    },
+}
+_only = os.environ.get("NX_GPUSP_BENCH_WORKLOADS")  # comma list: restrict further
+ONLY = set(_only.split(",")) if _only else None
+
+
+def workloads(problem):
+    names = _BY_SCALE[SCALE][problem]
+    return [w for w in names if ONLY is None or w in ONLY] or names[:1]
+
+
+def case_of(workload, problem):
+    """The Case of ``workload`` for ``problem`` (all-pairs, convert and e2e take the
+    workload's first non-negative SSSP case)."""
+    want = {"all-pairs": "sssp", "convert": "sssp", "e2e": "sssp"}.get(problem, problem)
+    for case in WORKLOADS[workload]:
+        if case.problem == want:
+            return case
+    raise KeyError(f"workload {workload!r} has no {want} case")
+
+
+def method_names(problem):
+    return [m.name for m in methods_of(problem)]
+
+
+def method(problem, name):
+    return next(m for m in methods_of(problem) if m.name == name)
+
+
+def executor():
+    return get_executor(DEVICE)
+
+
+def each_sssp_for_all_pairs():
+    """At the ci scale all-pairs also runs every sssp method source after source;
+    at the gpu scale only the registered all-pairs methods (time)."""
+    return SCALE == "ci"
+
+
+def scipy_median(case, graph, sources, measure):
+    """SciPy's median time on ``case``, measured once and kept in the cache folder,
+    so every method's speed-up divides by the same number (and SciPy, which may
+    take seconds a call, is not re-timed for each method)."""
+    import json
+
+    path = _cache_dir() / f"{_slug(case.label)}.{case.problem}.scipy.json"
+    key = f"{DEVICE}:{len(sources)}"
+    known = json.loads(path.read_text()) if path.is_file() else {}
+    if key not in known:
+        known[key] = measure()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(known))
+    return known[key]
+
+
+def _slug(label):
+    return label.replace(" ", "_").replace("/", "_")
+
+
+def _cache_dir():
+    env = os.environ.get("NX_GPUSP_BENCH_CACHE")
+    return Path(env) if env else Path(__file__).resolve().parents[1] / ".asv" / "graph-cache"
+
+
+def load_graph(case):
+    """The case's CSRGraph, built once and then read back from the disk cache.
+
+    A graph that cannot be had here (say, its data file is missing) raises
+    NotImplementedError, which asv reports as a skipped benchmark.
+    """
+    path = _cache_dir() / f"{_slug(case.label)}.npz"
+    if path.is_file():
+        z = np.load(path, allow_pickle=False)
+        nodes = z["nodes"].tolist() if "nodes" in z else None
+        g = CSRGraph(z["indptr"], z["indices"], z["weights"], nodes=nodes,
+                     directed=bool(z["directed"]), weighted=bool(z["weighted"]),
+                     weight_attr=str(z["weight_attr"]) or None,
+                     graph_attrs={"name": case.label})
+        return g
+    try:
+        g = case.build()
+    except FileNotFoundError as exc:
+        raise NotImplementedError(str(exc)) from exc
+    path.parent.mkdir(parents=True, exist_ok=True)
+    arrays = {"indptr": g.indptr, "indices": g.indices, "weights": g.weights,
+              "directed": g.directed, "weighted": g.weighted,
+              "weight_attr": g.weight_attr or ""}
+    if g._nodes is not None:
+        arrays["nodes"] = np.asarray(g._nodes)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(tmp, **arrays)
+    tmp.replace(path)
+    return g

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Run ON the GPU machine (the lead's device call; see docs/benchmarks.md): install the
+# carried asv wheels (.whl/, from tools/fetch_device_wheels.sh) and this checkout
+# offline into /tmp/site, run the asv suite at the "gpu" scale in the existing
+# python3, bounded in time, then tar the results into $OUT/asv-results.tar.gz and
+# also run `python -m nx_gpusp.bench` into $OUT/bench.{txt,json}.
+#
+# Environment (all optional):
+#   NX_GPUSP_COMMIT            commit the results belong to (the lead's HEAD); needed
+#                              when the device copy has no .git
+#   NX_GPUSP_BENCH_WORKLOADS   comma list of workloads (asv_benchmarks/workloads.py)
+#   ASV_BENCH                  asv --bench regex (default: all classes)
+#   ASV_TIME                   seconds allowed for `asv run` (default 240)
+#   BENCH_TIME                 seconds allowed for nx_gpusp.bench (default 60; 0: skip)
+#   ASV_MACHINE                machine name for the results folder (default: GPU name)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+OUT=${OUT:-/tmp/asv-out}
+mkdir -p "$OUT"
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target /tmp/site .whl/*.whl || exit 1
+# the package itself (for NetworkX's backend entry point), built from this checkout
+python3 -m pip install -q --no-index --no-deps --no-build-isolation --no-cache-dir \
+    --target /tmp/site . >"$OUT/install.log" 2>&1 || { cat "$OUT/install.log"; exit 1; }
+export PYTHONPATH=/tmp/site PATH=/tmp/site/bin:$PATH
+export NX_GPUSP_BENCH_SCALE=gpu NX_GPUSP_BENCH_DEVICE=cuda PYTHONUNBUFFERED=1
+export NX_GPUSP_BENCH_WORKLOADS=${NX_GPUSP_BENCH_WORKLOADS:-NY-synthetic,rmat-20,NY-negative,fw-8192,gnutella04}
+export NX_GPUSP_BENCH_CACHE=/tmp/nx-gpusp-graphs
+PY=$(python3 -c "import sys; print(sys.executable)")
+{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+  "$PY" -c "import cupy, numpy, scipy, networkx; print('cupy', cupy.__version__, 'numpy', numpy.__version__, 'scipy', scipy.__version__, 'networkx', networkx.__version__)"
+} | tee "$OUT/machine.txt"
+
+# asv wants a git repository and the commit the results belong to
+if ! git rev-parse HEAD >/dev/null 2>&1; then
+    git init -q && git add -A >/dev/null && \
+        git -c user.name=bench -c user.email=bench@localhost commit -q -m "device snapshot"
+fi
+HERE=$(git rev-parse HEAD)
+COMMIT=${NX_GPUSP_COMMIT:-$HERE}
+MACHINE=${ASV_MACHINE:-$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 \
+    | tr 'A-Z ' 'a-z-' | tr -cd 'a-z0-9-')}
+MACHINE=${MACHINE:-gpu}
+
+python3 -m asv machine --yes --machine "$MACHINE" >/dev/null
+BENCH_ARGS=()
+[ -n "${ASV_BENCH:-}" ] && BENCH_ARGS=(--bench "$ASV_BENCH")
+timeout "${ASV_TIME:-240}" python3 -m asv run --machine "$MACHINE" --show-stderr \
+    --environment "existing:$PY" --set-commit-hash "$HERE" \
+    -a repeat=3 -a number=1 -a warmup_time=0 "${BENCH_ARGS[@]}" 2>&1 | tee "$OUT/asv-run.log"
+echo "asv run exit: ${PIPESTATUS[0]} (124: stopped by ASV_TIME)"
+
+# results of a device snapshot commit are filed under the lead's commit
+"$PY" - "$ROOT/asv_benchmarks/results/$MACHINE" "$HERE" "$COMMIT" <<'PYEOF'
+import json, sys
+from pathlib import Path
+folder, here, commit = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+for f in folder.glob(f"{here[:8]}-*.json"):
+    data = json.loads(f.read_text())
+    data["commit_hash"] = commit
+    f.write_text(json.dumps(data, indent=1))
+    f.rename(folder / f"{commit[:8]}-{f.name.split('-', 1)[1]}")
+PYEOF
+tar -czf "$OUT/asv-results.tar.gz" -C "$ROOT" asv_benchmarks/results
+tar -tzf "$OUT/asv-results.tar.gz"
+
+if [ "${BENCH_TIME:-60}" != 0 ]; then
+    timeout "${BENCH_TIME:-60}" python3 -m nx_gpusp.bench --device cuda --sources 5 \
+        --workload NY-synthetic --workload fw-1024 --json "$OUT/bench.json" \
+        2>&1 | tee "$OUT/bench.txt"
+fi
+ls -la "$OUT"
