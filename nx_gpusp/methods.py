@@ -22,6 +22,9 @@ class Method:
     paper: str = ""
     negative_weights: bool = False  # correct with negative arc weights?
     options: dict = field(default_factory=dict)  # option -> (default, description)
+    # host iterations grow with n (one launch per vertex or per Bellman-Ford round of
+    # n - 1): faithful to the paper, but minutes on million-vertex graphs
+    iterations_per_vertex: bool = False
 
     def load(self):
         module, func = self.solver.split(":")

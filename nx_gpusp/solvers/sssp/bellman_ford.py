@@ -160,11 +160,13 @@ BLOCKS = (0, "grid size of the grid-stride kernels (0: 4 blocks per multiprocess
 register(Method(
     name="bf-vertex", problem="sssp", solver="sssp.bellman_ford:bf_vertex_sssp",
     summary="Bellman-Ford, one thread per vertex, previous/current distance arrays",
-    paper=PAPER, negative_weights=True, options={"early_exit": EARLY_EXIT}))
+    paper=PAPER, negative_weights=True, options={"early_exit": EARLY_EXIT},
+    iterations_per_vertex=True))
 register(Method(
     name="bf-strided", problem="sssp", solver="sssp.bellman_ford:bf_strided_sssp",
     summary="Bellman-Ford, grid-stride loop over vertices",
-    paper=PAPER, negative_weights=True, options={"early_exit": EARLY_EXIT, "blocks": BLOCKS}))
+    paper=PAPER, negative_weights=True, options={"early_exit": EARLY_EXIT, "blocks": BLOCKS},
+    iterations_per_vertex=True))
 register(Method(
     name="bf-flag", problem="sssp", solver="sssp.bellman_ford:bf_flag_sssp",
     summary="Bellman-Ford, grid-stride, only vertices lowered in the previous round, "

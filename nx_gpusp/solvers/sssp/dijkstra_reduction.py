@@ -58,4 +58,5 @@ register(Method(
     summary="classic Dijkstra, one vertex per iteration, ExtractMin as a parallel reduction",
     paper="CUDA SSSP paper (Chinese), section 3.2 Reduction",
     options={"block_size": (BLOCK, "CUDA threads per block of the reduction and relax "
-                                    "kernels (multiple of 32; the paper tuned 128..1024)")}))
+                                    "kernels (multiple of 32; the paper tuned 128..1024)")},
+    iterations_per_vertex=True))
