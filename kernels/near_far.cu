@@ -19,7 +19,7 @@
 // ctl (int32): [0] size, [1] round, [2] near entries (last round), [3] parity
 // (0: frontier in fv/fd, 1: in gv/gd), [4] new entries, [5] carried entries,
 // [6] total near entries processed (int, saturating statistics are not needed here).
-// tctl (T): [0] frontier minimum snapshot, [1] delta.
+// tctl (T): [0] frontier minimum snapshot, [1] delta, [2] next minimum (grid rounds).
 #include "common.cuh"
 
 #define FULL_MASK 0xffffffffu
@@ -218,11 +218,14 @@ __global__ void __launch_bounds__(1024) near_far_block(
 }
 
 // ---- one round over the whole grid (large frontiers) ----------------------------
+// The threshold is read from tctl (frontier minimum + delta), so the host only reads
+// ctl[0] (the next size) per round; nf_advance (one thread) closes the round.
 template <typename T>
 __global__ void nf_relax_grid(const long long* __restrict__ indptr, const int* __restrict__ indices,
                               const T* __restrict__ weights, const int* cv, const T* cd, int size,
-                              T thr, T* dist, int* stamp, int round, int* nv, int* ctl, T cutoff) {
-    const RelaxVisitor<T> relax{dist, stamp, round, nv, &ctl[4], cutoff};
+                              const T* tctl, T* dist, int* stamp, int* nv, int* ctl, T cutoff) {
+    const T thr = threshold(tctl[0], tctl[1]);
+    const RelaxVisitor<T> relax{dist, stamp, ctl[1] + 1, nv, &ctl[4], cutoff};
     const int seen = visit_near_arcs(indptr, indices, weights, cv, cd, size, thr,
                                      global_thread_id() >> 5, grid_stride() >> 5, relax);
     if ((threadIdx.x & 31) == 0 && seen) atomicAdd(&ctl[2], seen);
@@ -231,17 +234,34 @@ __global__ void nf_relax_grid(const long long* __restrict__ indptr, const int* _
 template <typename T>
 __global__ void nf_predecessors_grid(const long long* __restrict__ indptr,
                                      const int* __restrict__ indices, const T* __restrict__ weights,
-                                     const int* cv, const T* cd, int size, T thr, const T* dist,
-                                     const int* stamp, int round, int* pred) {
-    const PredecessorVisitor<T> record{dist, stamp, round, pred};
+                                     const int* cv, const T* cd, int size, const T* tctl,
+                                     const T* dist, const int* stamp, const int* ctl, int* pred) {
+    const T thr = threshold(tctl[0], tctl[1]);
+    const PredecessorVisitor<T> record{dist, stamp, ctl[1] + 1, pred};
     visit_near_arcs(indptr, indices, weights, cv, cd, size, thr, global_thread_id() >> 5,
                     grid_stride() >> 5, record);
 }
 
 template <typename T>
-__global__ void nf_carry_grid(const int* cv, const T* cd, int size, T thr, const T* dist, int* nv,
+__global__ void nf_carry_grid(const int* cv, const T* cd, int size, const T* dist, int* nv,
                               T* nd, int* ctl, T* tctl) {
+    const T thr = threshold(tctl[0], tctl[1]);
     const T local = snapshot_and_carry(cv, cd, size, thr, dist, nv, nd, ctl[4], &ctl[5],
                                        global_thread_id(), grid_stride());
-    block_min_into(local, &tctl[0]);
+    block_min_into(local, &tctl[2]);
+}
+
+// One thread: next size, round, parity, delta (target near entries per round), the
+// next frontier minimum into tctl[0]; counters reset for the next round.
+template <typename T>
+__global__ void nf_advance(int* ctl, T* tctl, int target) {
+    const int near = ctl[2];
+    ctl[0] = ctl[4] + ctl[5];
+    ctl[1] += 1;
+    ctl[3] ^= 1;
+    ctl[6] += near;
+    ctl[2] = ctl[4] = ctl[5] = 0;
+    tctl[1] = adapt_delta(tctl[1], near, target);
+    tctl[0] = tctl[2];
+    tctl[2] = DistTraits<T>::inf();
 }

@@ -4,7 +4,6 @@ Bellman-Ford families, single/multi-source, paths and lengths."""
 import networkx as nx
 
 from ..dispatch import networkx_algorithm
-from ..solvers.sssp.frontier import frontier_sssp  # noqa: F401  (the default engine)
 from .common import as_csr, node_index, run_sssp, sssp_should_run, weight_can_run
 
 __all__ = []

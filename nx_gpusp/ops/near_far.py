@@ -36,7 +36,8 @@ def adapt_delta(delta, near, target, inf):
 
 class CudaOps(CudaKernelTable):
     source = "near_far.cu"
-    templates = ("near_far_block", "nf_relax_grid", "nf_predecessors_grid", "nf_carry_grid")
+    templates = ("near_far_block", "nf_relax_grid", "nf_predecessors_grid", "nf_carry_grid",
+                 "nf_advance")
 
     def block_rounds(self, g, st, cap, max_rounds, track_pred, cutoff):
         T = st.dist.dtype
@@ -45,21 +46,23 @@ class CudaOps(CudaKernelTable):
             st.gd, st.ctl, st.tctl, scalar(cap, np.int32), scalar(max_rounds, np.int32),
             scalar(int(track_pred), np.int32), scalar(cutoff, T)))
 
-    def grid_round(self, g, st, size, round_, parity, thr, track_pred, cutoff):
-        """One round: frontier in buffer ``parity``; counters reset by the caller."""
+    def grid_round(self, g, st, size, parity, track_pred, cutoff, target):
+        """One round over the whole grid; the frontier (``size`` entries) is in buffer
+        ``parity``; ctl/tctl are advanced on the device (nf_advance)."""
         T = st.dist.dtype
         cv, cd, nv, nd = st.buffers(parity)
-        sz, thr_, rnd = scalar(size, np.int32), scalar(thr, T), scalar(round_, np.int32)
+        sz = scalar(size, np.int32)
         warps = (size + 31) // 32
         self.launch("nf_relax_grid", warps * 32, (
-            g.indptr, g.indices, g.weights, cv, cd, sz, thr_, st.dist, st.stamp, rnd, nv,
+            g.indptr, g.indices, g.weights, cv, cd, sz, st.tctl, st.dist, st.stamp, nv,
             st.ctl, scalar(cutoff, T)), dtype=T)
         if track_pred:
             self.launch("nf_predecessors_grid", warps * 32, (
-                g.indptr, g.indices, g.weights, cv, cd, sz, thr_, st.dist, st.stamp, rnd,
-                st.pred), dtype=T)
-        self.launch("nf_carry_grid", max(size, 1), (cv, cd, sz, thr_, st.dist, nv, nd, st.ctl,
+                g.indptr, g.indices, g.weights, cv, cd, sz, st.tctl, st.dist, st.stamp,
+                st.ctl, st.pred), dtype=T)
+        self.launch("nf_carry_grid", max(size, 1), (cv, cd, sz, st.dist, nv, nd, st.ctl,
                                                     st.tctl), dtype=T)
+        self.kernel("nf_advance", T)((1,), (1,), (st.ctl, st.tctl, scalar(target, np.int32)))
 
 
 class NumpyOps:
@@ -118,10 +121,17 @@ class NumpyOps:
         ctl[CTL_PARITY], ctl[CTL_TOTAL_NEAR] = parity, total_near
         tctl[0], tctl[1] = fmin, delta
 
-    def grid_round(self, g, st, size, round_, parity, thr, track_pred, cutoff):
+    def grid_round(self, g, st, size, parity, track_pred, cutoff, target):
+        ctl, tctl = st.ctl, st.tctl
+        inf = _inf(st.dist.dtype)
+        thr = threshold(tctl[0].item(), tctl[1].item(), inf)
+        round_ = int(ctl[CTL_ROUND]) + 1
         total, near, fmin = self._round(g, st, size, round_, parity, thr, track_pred, cutoff)
-        st.ctl[CTL_NEW], st.ctl[CTL_CARRY], st.ctl[CTL_NEAR] = total, 0, near
-        st.tctl[0] = fmin
+        ctl[CTL_SIZE], ctl[CTL_ROUND], ctl[CTL_PARITY] = total, round_, parity ^ 1
+        ctl[CTL_TOTAL_NEAR] += near
+        ctl[CTL_NEAR] = ctl[CTL_NEW] = ctl[CTL_CARRY] = 0
+        tctl[1] = adapt_delta(tctl[1].item(), near, target, inf)
+        tctl[0] = fmin
 
 
 def _inf(dtype):

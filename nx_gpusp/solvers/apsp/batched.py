@@ -13,8 +13,7 @@ import numpy as np
 
 from ...methods import Method, register
 from ...ops.base import BLOCK
-from ..sssp import distance_inf
-from ..sssp.frontier import _cutoff_value
+from ..sssp import cutoff_value, distance_inf
 from . import SourceBatch, batch_size
 from .potentials import refuse_negative_cycles
 
@@ -38,7 +37,7 @@ class FrontierBatch:
         self.g = graph.on(ex)
         n, b = graph.n, len(sources)
         dtype = graph.distance_dtype()
-        self.cut = distance_inf(dtype) if cutoff is None else _cutoff_value(cutoff, dtype)
+        self.cut = cutoff_value(cutoff, dtype)
         self.sources = np.asarray(sources, dtype=np.int64)
         self.dist = xp.full((b, n), distance_inf(dtype), dtype=dtype)
         self.pred = xp.full((b, n), -1, dtype=np.int32) if want_pred else None

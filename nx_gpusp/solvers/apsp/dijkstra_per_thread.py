@@ -5,8 +5,7 @@ n x n matrix and does O(n^2) work per thread: a baseline for small graphs."""
 import numpy as np
 
 from ...methods import Method, register
-from ..sssp import distance_inf
-from ..sssp.frontier import _cutoff_value
+from ..sssp import cutoff_value
 from . import SourceBatch, batch_size
 
 __all__ = ["dijkstra_per_thread"]
@@ -15,7 +14,7 @@ __all__ = ["dijkstra_per_thread"]
 def dijkstra_per_thread(ex, graph, sources, *, cutoff=None, want_pred=True):
     dtype = graph.distance_dtype()
     w = graph.dense(ex, dtype)  # self-loops stay on the diagonal: harmless, w >= 0
-    cut = distance_inf(dtype) if cutoff is None else _cutoff_value(cutoff, dtype)
+    cut = cutoff_value(cutoff, dtype)
     sources = np.asarray(sources, dtype=np.int64)
     b = batch_size(ex, graph, len(sources), dtype.itemsize + 1 + 4, "Dijkstra arrays")
     ops = ex.ops("apsp_dijkstra")

@@ -6,7 +6,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-__all__ = ["SSSPResult", "distance_inf", "init_sources", "check_negative_cycle"]
+__all__ = ["SSSPResult", "distance_inf", "cutoff_value", "init_sources", "check_negative_cycle"]
 
 
 @dataclass
@@ -29,6 +29,18 @@ class SSSPResult:
 def distance_inf(dtype):
     dtype = np.dtype(dtype)
     return np.inf if dtype.kind == "f" else np.iinfo(dtype).max
+
+
+def cutoff_value(cutoff, dtype):
+    """The largest distance to relax to: inf for no cutoff; integer graphs floor a
+    float cutoff (NetworkX skips candidates > cutoff)."""
+    if cutoff is None:
+        return distance_inf(dtype)
+    if np.dtype(dtype).kind == "f":
+        return float(cutoff)
+    if cutoff >= np.iinfo(np.int64).max:
+        return np.iinfo(np.int64).max
+    return int(np.floor(cutoff))
 
 
 def init_sources(ex, n, sources, dtype):

@@ -31,8 +31,8 @@ import networkx as nx
 import numpy as np
 
 from ...methods import Method, register
-from . import SSSPResult, check_negative_cycle, distance_inf, init_sources
-from .frontier import _cutoff_value, frontier_sssp
+from . import SSSPResult, cutoff_value, check_negative_cycle, init_sources
+from .frontier import frontier_sssp
 
 __all__ = ["NegativeCycleGuard", "round_state", "source_flags", "jacobi_rounds",
            "bellman_ford_rounds", "bf_vertex_sssp", "bf_strided_sssp", "bf_flag_sssp"]
@@ -75,7 +75,7 @@ def round_state(ex, graph, sources, cutoff):
     """(g on device, dist, pred, unique int32 sources, distance cutoff) of a run."""
     dtype = graph.distance_dtype()
     dist, pred = init_sources(ex, graph.n, sources, dtype)
-    cut = distance_inf(dtype) if cutoff is None else _cutoff_value(cutoff, dtype)
+    cut = cutoff_value(cutoff, dtype)
     return graph.on(ex), dist, pred, np.unique(np.asarray(sources, dtype=np.int32)), cut
 
 

@@ -21,8 +21,7 @@ import numpy as np
 
 from ...methods import Method, register
 from ...ops.base import BLOCK
-from . import SSSPResult, distance_inf, init_sources
-from .frontier import _cutoff_value
+from . import SSSPResult, cutoff_value, distance_inf, init_sources
 
 __all__ = ["settle_loop", "check_block_size"]
 
@@ -60,7 +59,7 @@ def settle_loop(ex, graph, sources, *, threshold, relax, cutoff=None, block_size
     inf = distance_inf(dtype)
     ex.require_bytes(n * (3 * dtype.itemsize + 2), "Crauser Dijkstra state")
     dist, _ = init_sources(ex, n, sources, dtype)
-    cut = inf if cutoff is None else _cutoff_value(cutoff, dtype)
+    cut = cutoff_value(cutoff, dtype)
     src = ex.asarray(np.asarray(sources, dtype=np.int64))
     unsettled = xp.ones(n, dtype=np.uint8)
     frontier = xp.zeros(n, dtype=np.uint8)

@@ -16,8 +16,7 @@ import numpy as np
 
 from ...methods import Method, register
 from ...ops.delta_stepping import NO_BUCKET
-from . import SSSPResult, distance_inf, init_sources
-from .frontier import _cutoff_value
+from . import SSSPResult, cutoff_value, init_sources
 
 __all__ = ["delta_stepping_sssp", "bucket_width"]
 
@@ -63,7 +62,7 @@ def delta_stepping_sssp(ex, graph, sources, *, cutoff=None, want_pred=True,
     width = bucket_width(graph, delta)
     ex.require_bytes(n * (dtype.itemsize + 10), "delta-stepping state")
     dist, _ = init_sources(ex, n, sources, dtype)
-    cut = distance_inf(dtype) if cutoff is None else _cutoff_value(cutoff, dtype)
+    cut = cutoff_value(cutoff, dtype)
     g = graph.on(ex)
     bucket = xp.full(n, NO_BUCKET, dtype=np.int64)
     bucket[ex.asarray(np.asarray(sources, dtype=np.int64))] = 0

@@ -13,9 +13,8 @@ import numpy as np
 from ...methods import Method, register
 from ...ops.base import BLOCK
 from ...ops.dijkstra_reduction import partial_count
-from . import SSSPResult, distance_inf, init_sources
+from . import SSSPResult, cutoff_value, init_sources
 from .crauser import check_block_size
-from .frontier import _cutoff_value
 
 __all__ = ["dijkstra_reduction_sssp"]
 
@@ -31,7 +30,7 @@ def dijkstra_reduction_sssp(ex, graph, sources, *, cutoff=None, want_pred=True,
     dtype = graph.distance_dtype()
     ex.require_bytes(n * (dtype.itemsize + 5), "Dijkstra (reduction) state")
     dist, pred = init_sources(ex, n, sources, dtype)
-    cut = distance_inf(dtype) if cutoff is None else _cutoff_value(cutoff, dtype)
+    cut = cutoff_value(cutoff, dtype)
     g = graph.on(ex)
     max_degree = int(graph.out_degree.max()) if n else 0
     unsettled = xp.ones(n, dtype=np.uint8)

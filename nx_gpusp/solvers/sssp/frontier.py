@@ -19,7 +19,7 @@ weights nothing beyond the cutoff can lead back under it).
 import numpy as np
 
 from ...methods import Method, register
-from . import SSSPResult, check_negative_cycle, distance_inf, init_sources
+from . import SSSPResult, cutoff_value, check_negative_cycle, init_sources
 
 __all__ = ["frontier_sssp"]
 
@@ -34,7 +34,7 @@ def frontier_sssp(ex, graph, sources, *, cutoff=None, want_pred=True):
     dist, pred = init_sources(ex, n, sources, dtype)
     negative = graph.has_negative_weights
     track_pred = want_pred or negative
-    cut = distance_inf(dtype) if cutoff is None else _cutoff_value(cutoff, dtype)
+    cut = cutoff_value(cutoff, dtype)
 
     frontier = xp.empty(n, dtype=np.int32)
     next_frontier = xp.empty(n, dtype=np.int32)
@@ -70,14 +70,6 @@ def frontier_sssp(ex, graph, sources, *, cutoff=None, want_pred=True):
     return SSSPResult(dist=dist, pred=pred if want_pred else None, sources=srcs.astype(np.int64),
                       executor=ex, stats={"rounds": rounds})
 
-
-def _cutoff_value(cutoff, dtype):
-    """Largest representable distance <= cutoff (integer graphs floor a float cutoff)."""
-    if np.dtype(dtype).kind == "f":
-        return float(cutoff)
-    if cutoff >= np.iinfo(np.int64).max:
-        return np.iinfo(np.int64).max
-    return int(np.floor(cutoff))
 
 
 register(Method(

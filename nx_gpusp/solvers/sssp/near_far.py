@@ -22,10 +22,8 @@ import networkx as nx
 import numpy as np
 
 from ...methods import Method, register
-from ...ops.near_far import (CTL_CARRY, CTL_NEAR, CTL_NEW, CTL_PARITY, CTL_ROUND, CTL_SIZE,
-                             CTL_TOTAL_NEAR,
-                             adapt_delta, threshold)
-from . import SSSPResult, check_negative_cycle, distance_inf, init_sources
+from ...ops.near_far import CTL_PARITY, CTL_ROUND, CTL_SIZE, CTL_TOTAL_NEAR
+from . import SSSPResult, cutoff_value, check_negative_cycle, distance_inf, init_sources
 
 __all__ = ["near_far_sssp"]
 
@@ -51,13 +49,13 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
     dist, pred = init_sources(ex, n, sources, dtype)
     negative = graph.has_negative_weights
     track_pred = bool(want_pred or negative)
-    cut = inf if cutoff is None else _cutoff_value(cutoff, dtype)
+    cut = cutoff_value(cutoff, dtype)
     srcs = np.unique(np.asarray(sources, dtype=np.int32))
     st = SimpleNamespace(
         dist=dist, pred=pred, stamp=xp.full(n, -1, dtype=np.int32),
         fv=xp.empty(max(n, 1), dtype=np.int32), fd=xp.zeros(max(n, 1), dtype=dtype),
         gv=xp.empty(max(n, 1), dtype=np.int32), gd=xp.empty(max(n, 1), dtype=dtype),
-        ctl=xp.zeros(8, dtype=np.int32), tctl=xp.zeros(2, dtype=dtype))
+        ctl=xp.zeros(8, dtype=np.int32), tctl=xp.zeros(3, dtype=dtype))
     st.buffers = lambda parity: ((st.gv, st.gd, st.fv, st.fd) if parity
                                  else (st.fv, st.fd, st.gv, st.gd))
     st.fv[: len(srcs)] = ex.asarray(srcs)
@@ -69,7 +67,7 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
         step = delta if dtype.kind == "f" else max(1, int(delta))
     host_ctl = np.zeros(8, dtype=np.int32)
     host_ctl[CTL_SIZE] = len(srcs)
-    host_tctl = np.array([0, step], dtype=dtype)
+    host_tctl = np.array([0, step, inf], dtype=dtype)
     st.ctl[:] = ex.asarray(host_ctl)
     st.tctl[:] = ex.asarray(host_tctl)
     lower_bound = -(n - 1) * max(abs(graph.min_weight), abs(graph.max_weight)) if negative else None
@@ -77,28 +75,16 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
     max_rounds = next_check if negative else 1 << 30
     launches = 0
     while host_ctl[CTL_SIZE] > 0:
-        size, round_ = int(host_ctl[CTL_SIZE]), int(host_ctl[CTL_ROUND])
+        size = int(host_ctl[CTL_SIZE])
         if size <= block_cap:
             ops.block_rounds(g, st, block_cap, max_rounds, track_pred, cut)
         else:
-            parity = int(host_ctl[CTL_PARITY])
-            fmin, step = host_tctl[0].item(), host_tctl[1].item()
-            thr = threshold(fmin, step, inf)
-            st.ctl[CTL_NEAR:CTL_CARRY + 1] = 0
-            st.tctl[0] = inf
-            ops.grid_round(g, st, size, round_ + 1, parity, thr, track_pred, cut)
-            counts = ex.to_host(st.ctl)
-            step = adapt_delta(step, int(counts[CTL_NEAR]), GRID_TARGET, inf)
-            counts[CTL_TOTAL_NEAR] += counts[CTL_NEAR]
-            counts[CTL_SIZE] = counts[CTL_NEW] + counts[CTL_CARRY]
-            counts[CTL_ROUND] = round_ + 1
-            counts[CTL_PARITY] = parity ^ 1
-            st.ctl[:] = ex.asarray(counts)
-            st.tctl[1] = step
+            ops.grid_round(g, st, size, int(host_ctl[CTL_PARITY]), track_pred, cut,
+                           GRID_TARGET)
         launches += 1
         host_ctl = ex.to_host(st.ctl).copy()
-        host_tctl = ex.to_host(st.tctl).copy()
         if negative and host_ctl[CTL_SIZE] > 0:
+            host_tctl = ex.to_host(st.tctl).copy()
             if host_tctl[0] < lower_bound:
                 raise nx.NetworkXUnbounded("Negative cycle detected.")
             if host_ctl[CTL_ROUND] >= next_check:
@@ -110,11 +96,6 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
                       stats={"rounds": int(host_ctl[CTL_ROUND]), "launches": launches,
                              "near_entries": int(host_ctl[CTL_TOTAL_NEAR])})
 
-
-def _cutoff_value(cutoff, dtype):
-    from .frontier import _cutoff_value as cv
-
-    return cv(cutoff, dtype)
 
 
 register(Method(
