@@ -62,7 +62,7 @@ def methods_for(problem):
 
 # problem -> function(graph, need_negative) -> method name, for method="auto"
 AUTO = {
-    "sssp": lambda graph, negative: "frontier",
+    "sssp": lambda graph, negative: "near-far",
     "floyd-warshall": lambda graph, negative: "fw-dpx",
     "all-pairs": lambda graph, negative: "batched-frontier",
 }
