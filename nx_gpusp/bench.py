@@ -231,7 +231,8 @@ def _as_float(dist):
     return out
 
 
-def run_case(case, *, device, n_sources=5, repeat=3, skip_networkx=False, log=print):
+def run_case(case, *, device, n_sources=5, repeat=3, skip_networkx=False, log=print,
+             only=None):
     """Time every implementation on ``case``; a dict ready for the table and JSON."""
     ex = get_executor(device)
     nx.config.backends.gpusp.device = ex.name
@@ -270,6 +271,8 @@ def run_case(case, *, device, n_sources=5, repeat=3, skip_networkx=False, log=pr
         rows.append(row)
 
     for method in methods_of(case.problem):
+        if only and method.name not in only:
+            continue
         row = {"impl": method.name}
         if method.iterations_per_vertex and graph.n > PER_VERTEX_MAX_N:
             rows.append({"impl": method.name, "note": f"skipped: n={graph.n} host iterations "
@@ -377,6 +380,8 @@ def main(argv=None):
                         help="timed repeats per Floyd-Warshall case")
     parser.add_argument("--device", default="auto", choices=["auto", "cuda", "cpu"])
     parser.add_argument("--no-networkx", action="store_true", help="skip NetworkX rows")
+    parser.add_argument("--methods", default="",
+                        help="comma list: time only these gpusp methods (default: all)")
     parser.add_argument("--json", metavar="FILE", help="write the results as JSON")
     parser.add_argument("--plot", metavar="FILE.png", help="bar chart (needs matplotlib)")
     args = parser.parse_args(argv)
@@ -385,7 +390,8 @@ def main(argv=None):
     for name in args.workload or ["tiny"]:
         for case in WORKLOADS[name]:
             res = run_case(case, device=args.device, n_sources=max(1, args.sources),
-                           repeat=max(1, args.repeat), skip_networkx=args.no_networkx)
+                           repeat=max(1, args.repeat), skip_networkx=args.no_networkx,
+                          only=set(filter(None, args.methods.split(","))))
             res["workload"] = name
             print(format_table(res), flush=True)
             print()

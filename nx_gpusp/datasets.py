@@ -253,33 +253,12 @@ def load(name, *, as_csr=False, root=None, **kw):
 
 # -- generators -----------------------------------------------------------------------
 def _generated_csr(n, src, dst, w, *, directed, name):
-    """CSRGraph of generated arcs: self-loops dropped, both directions stored when
-    undirected, parallel arcs merged to their minimum weight.
-
-    Same result as CSRGraph.from_edge_arrays, built with one sort of a packed
-    ``(tail, head, weight)`` key (one sort of ``(tail, head)`` for float weights)
-    instead of a three-key lexsort: about 25x faster at 10**7 arcs.
-    """
+    """CSRGraph of generated arcs: self-loops dropped, then CSRGraph.from_edge_arrays
+    (both directions when undirected, parallel arcs merged to their minimum weight)."""
     keep = src != dst
-    src, dst, w = src[keep], dst[keep], w[keep]
-    if not directed:
-        src, dst, w = np.concatenate([src, dst]), np.concatenate([dst, src]), np.concatenate([w, w])
-    key = src * n + dst
-    span = int(w.max()) + 1 if len(w) and w.dtype.kind in "iu" and w.min() >= 0 else 0
-    if span and n * n * span < 1 << 62:
-        key, w = np.divmod(np.sort(key * span + w), span)  # ascending weight within an arc
-        first = np.ones(len(key), dtype=bool)
-        first[1:] = key[1:] != key[:-1]
-        key, w = key[first], w[first]
-    else:
-        order = np.argsort(key)
-        key, w = key[order], w[order]
-        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else []
-        key, w = key[starts], np.minimum.reduceat(w, starts) if len(w) else w
-    tails, heads = np.divmod(key, n)
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(tails, minlength=n), out=indptr[1:])
-    return CSRGraph(indptr, heads, w, directed=directed, graph_attrs={"name": name})
+    return CSRGraph.from_edge_arrays(n, src[keep], dst[keep], w[keep], directed=directed,
+                                     graph_attrs={"name": name})
+
 
 def rmat(scale, edge_factor=16, a=0.57, b=0.19, c=0.19, weights=(1, 255), seed=0, *,
          directed=False):

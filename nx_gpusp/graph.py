@@ -58,12 +58,7 @@ class CSRGraph:
             loop = src == dst
             src, dst, w = (np.concatenate([src, dst[~loop]]), np.concatenate([dst, src[~loop]]),
                            np.concatenate([w, w[~loop]]))
-        order = np.lexsort((w, dst, src))
-        src, dst, w = src[order], dst[order], w[order]
-        if len(src):
-            first = np.ones(len(src), dtype=bool)
-            first[1:] = (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])
-            src, dst, w = src[first], dst[first], w[first]
+        src, dst, w = _merge_parallel_arcs(n, src, dst, w)
         indptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(np.bincount(src, minlength=n), out=indptr[1:])
         return cls(indptr, dst, w, nodes=nodes, directed=directed, weighted=weighted, **kw)
@@ -224,3 +219,28 @@ class CSRGraph:
     def __repr__(self):
         kind = "directed" if self.directed else "undirected"
         return f"<CSRGraph {kind}, {self.n} nodes, {self.m} arcs, {self.weights.dtype}>"
+
+
+def _merge_parallel_arcs(n, src, dst, w):
+    """Arcs sorted by (tail, head), parallel arcs merged to their minimum weight.
+
+    One sort of a packed key: (tail * n + head) * span + weight for small non-negative
+    integer weights, else an argsort of tail * n + head and a segmented minimum
+    (a three-key lexsort is ~25x slower at 10**7 arcs).
+    """
+    if len(src) == 0:
+        return src, dst, w
+    key = src * n + dst
+    span = int(w.max()) + 1 if w.dtype.kind == "i" and w.min() >= 0 else 0
+    if span and n * n * span < 1 << 62:
+        key, w = np.divmod(np.sort(key * span + w), span)
+        first = np.ones(len(key), dtype=bool)
+        first[1:] = key[1:] != key[:-1]
+        key, w = key[first], w[first]
+    else:
+        order = np.argsort(key, kind="stable")
+        key, w = key[order], w[order]
+        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+        key, w = key[starts], np.minimum.reduceat(w, starts)
+    tails, heads = np.divmod(key, n)
+    return tails, heads, w.astype(np.int64 if w.dtype.kind == "i" else np.float64)
