@@ -16,7 +16,7 @@
 //    grid for large frontiers; the host reads the control block between rounds.
 // Arcs of high-degree vertices are expanded by a whole warp (ballot loop), others by
 // one lane. Frontier buffers: cv/cd current (vertex, snapshot), nv/nd next.
-// ctl (int32): [0] size, [1] round, [2] near entries (last round), [3] parity
+// ctl (int32): [0] size, [1] round, [2] near entries of the round in progress, [3] parity
 // (0: frontier in fv/fd, 1: in gv/gd), [4] new entries, [5] carried entries,
 // [6] total near entries processed (int, saturating statistics are not needed here).
 // tctl (T): [0] frontier minimum snapshot, [1] delta, [2] next minimum (grid rounds).
@@ -174,7 +174,7 @@ __global__ void __launch_bounds__(1024) near_far_block(
 #else
 #define NF_MARK(k) do { } while (0)
 #endif
-    int size = ctl[0], round = ctl[1], parity = ctl[3], near = 0, total_near = ctl[6];
+    int size = ctl[0], round = ctl[1], parity = ctl[3], total_near = ctl[6];
     T fmin = tctl[0], delta = tctl[1];
     const long long warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
     for (int r = 0; r < max_rounds && size > 0 && size <= cap; ++r) {
@@ -204,7 +204,7 @@ __global__ void __launch_bounds__(1024) near_far_block(
         NF_MARK(2);
         size = n_new + s_carry;
         fmin = s_min;
-        near = s_near;
+        const int near = s_near;
         total_near += near;
         delta = adapt_delta(delta, near, static_cast<int>(blockDim.x));
         parity ^= 1;
@@ -212,7 +212,7 @@ __global__ void __launch_bounds__(1024) near_far_block(
         NF_MARK(3);
     }
     if (threadIdx.x == 0) {
-        ctl[0] = size; ctl[1] = round; ctl[2] = near; ctl[3] = parity; ctl[6] = total_near;
+        ctl[0] = size; ctl[1] = round; ctl[2] = 0; ctl[3] = parity; ctl[6] = total_near;
         tctl[0] = fmin; tctl[1] = delta;
     }
 }

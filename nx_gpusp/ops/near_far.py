@@ -17,6 +17,13 @@ BLOCK_THREADS = 1024  # threads of the one-block launch = its delta target
 CTL_SIZE, CTL_ROUND, CTL_NEAR, CTL_PARITY, CTL_NEW, CTL_CARRY, CTL_TOTAL_NEAR = range(7)
 
 
+def buffers(st, parity):
+    """(current vertices, current snapshots, next vertices, next snapshots)."""
+    if parity:
+        return st.gv, st.gd, st.fv, st.fd
+    return st.fv, st.fd, st.gv, st.gd
+
+
 def threshold(fmin, delta, inf):
     """Near/far boundary: fmin + delta, saturating at inf (mirrors near_far.cu)."""
     if fmin >= 0 and delta >= inf - fmin:
@@ -50,7 +57,7 @@ class CudaOps(CudaKernelTable):
         """One round over the whole grid; the frontier (``size`` entries) is in buffer
         ``parity``; ctl/tctl are advanced on the device (nf_advance)."""
         T = st.dist.dtype
-        cv, cd, nv, nd = st.buffers(parity)
+        cv, cd, nv, nd = buffers(st, parity)
         sz = scalar(size, np.int32)
         warps = (size + 31) // 32
         self.launch("nf_relax_grid", warps * 32, (
@@ -71,7 +78,7 @@ class NumpyOps:
 
     def _round(self, g, st, size, round_, parity, thr, track_pred, cutoff):
         """One round on the host; returns (next size, near count, next minimum)."""
-        cv, cd, nv, nd = st.buffers(parity)
+        cv, cd, nv, nd = buffers(st, parity)
         inf = _inf(st.dist.dtype)
         cur_v, cur_d = cv[:size], cd[:size]
         near = cur_d < thr
@@ -106,7 +113,7 @@ class NumpyOps:
         size, round_, parity = int(ctl[CTL_SIZE]), int(ctl[CTL_ROUND]), int(ctl[CTL_PARITY])
         fmin, delta = tctl[0].item(), tctl[1].item()
         inf = _inf(st.dist.dtype)
-        near, total_near = 0, int(ctl[CTL_TOTAL_NEAR])
+        total_near = int(ctl[CTL_TOTAL_NEAR])
         for _ in range(max_rounds):
             if not (0 < size <= cap):
                 break
@@ -117,7 +124,7 @@ class NumpyOps:
             total_near += near
             delta = adapt_delta(delta, near, BLOCK_THREADS, inf)
             parity ^= 1
-        ctl[CTL_SIZE], ctl[CTL_ROUND], ctl[CTL_NEAR] = size, round_, near
+        ctl[CTL_SIZE], ctl[CTL_ROUND], ctl[CTL_NEAR] = size, round_, 0
         ctl[CTL_PARITY], ctl[CTL_TOTAL_NEAR] = parity, total_near
         tctl[0], tctl[1] = fmin, delta
 

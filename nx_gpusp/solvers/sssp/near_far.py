@@ -38,7 +38,7 @@ def _initial_delta(graph, dtype):
 
 
 def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None,
-                  block_cap=8192):
+                  block_cap=8192, grid_target=GRID_TARGET):
     xp = ex.xp
     ops = ex.ops("near_far")
     g = graph.on(ex)
@@ -56,8 +56,6 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
         fv=xp.empty(max(n, 1), dtype=np.int32), fd=xp.zeros(max(n, 1), dtype=dtype),
         gv=xp.empty(max(n, 1), dtype=np.int32), gd=xp.empty(max(n, 1), dtype=dtype),
         ctl=xp.zeros(8, dtype=np.int32), tctl=xp.zeros(3, dtype=dtype))
-    st.buffers = lambda parity: ((st.gv, st.gd, st.fv, st.fd) if parity
-                                 else (st.fv, st.fd, st.gv, st.gd))
     st.fv[: len(srcs)] = ex.asarray(srcs)
     if delta is None:
         step = _initial_delta(graph, dtype)
@@ -80,7 +78,7 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
             ops.block_rounds(g, st, block_cap, max_rounds, track_pred, cut)
         else:
             ops.grid_round(g, st, size, int(host_ctl[CTL_PARITY]), track_pred, cut,
-                           GRID_TARGET)
+                           grid_target)
         launches += 1
         host_ctl = ex.to_host(st.ctl).copy()
         if negative and host_ctl[CTL_SIZE] > 0:
@@ -105,4 +103,6 @@ register(Method(
     paper="ours (near-far pile of Davidson et al. 2014 on the frontier engine's invariant)",
     negative_weights=True,
     options={"delta": (None, "initial near-far width (default: mean |weight|); adapts"),
-             "block_cap": (8192, "largest frontier run by the single-block launch")}))
+             "block_cap": (8192, "largest frontier run by the single-block launch"),
+             "grid_target": (GRID_TARGET, "near entries per multi-block round that delta "
+                                          "adapts towards")}))
