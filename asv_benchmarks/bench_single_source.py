@@ -6,8 +6,8 @@ import statistics
 
 import networkx as nx
 
-from nx_gpusp.bench import (NX_MAX_ARCS, PEERS, kernel_runner, median_time, peer_runner,
-                            pick_sources, reached_arcs)
+from nx_gpusp.bench import (NX_MAX_ARCS, PEERS, PER_VERTEX_MAX_N, kernel_runner, median_time,
+                            peer_runner, pick_sources, reached_arcs)
 
 from . import workloads as W
 
@@ -37,7 +37,11 @@ class _SingleSource:
             if impl == "networkx" and self.graph.m > NX_MAX_ARCS:
                 raise NotImplementedError(f"NetworkX skipped above {NX_MAX_ARCS} arcs")
             return peer_runner(impl, self.problem, self.graph)
-        return kernel_runner(self.problem, W.method(self.problem, impl), self.graph, self.ex)
+        method = W.method(self.problem, impl)
+        if method.iterations_per_vertex and self.graph.n > PER_VERTEX_MAX_N:
+            raise NotImplementedError(f"{impl}: n host iterations, skipped above "
+                                      f"{PER_VERTEX_MAX_N} vertices (as in nx_gpusp.bench)")
+        return kernel_runner(self.problem, method, self.graph, self.ex)
 
     def next_source(self):
         self.turn += 1
