@@ -17,6 +17,16 @@ def _source_indices(graph, sources):
     return [node_index(graph, s, f"Node {s} not found in graph") for s in sources]
 
 
+def _lengths_and_paths(graph, host, target, no_path_message):
+    """(lengths, paths) of every reached node, or (length, path) of ``target``."""
+    if target is None:
+        return host.lengths(), host.paths()
+    t = graph.index_of(target)
+    if not host.reached(t):
+        raise nx.NetworkXNoPath(no_path_message)
+    return host.length(t), host.path(t)
+
+
 # -- Dijkstra ------------------------------------------------------------------------
 @networkx_algorithm(**_policy)
 def multi_source_dijkstra(G, sources, target=None, cutoff=None, weight="weight", *,
@@ -27,12 +37,7 @@ def multi_source_dijkstra(G, sources, target=None, cutoff=None, weight="weight",
         return (0, [target])
     host = run_sssp(graph, idx, family="dijkstra", method=method, options=options,
                     cutoff=cutoff, want_pred=True)
-    if target is None:
-        return host.lengths(), host.paths()
-    t = graph.index_of(target)
-    if not host.reached(t):
-        raise nx.NetworkXNoPath(f"No path to {target}.")
-    return host.length(t), host.path(t)
+    return _lengths_and_paths(graph, host, target, f"No path to {target}.")
 
 
 @networkx_algorithm(**_policy)
@@ -113,12 +118,7 @@ def single_source_bellman_ford(G, source, target=None, weight="weight", *, metho
         return (0, [source])
     host = _bellman_ford_from(graph, _bf_source(graph, source), method=method,
                               options=options, want_pred=True)
-    if target is None:
-        return host.lengths(), host.paths()
-    t = graph.index_of(target)
-    if not host.reached(t):
-        raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
-    return host.length(t), host.path(t)
+    return _lengths_and_paths(graph, host, target, f"Node {target} not reachable from {source}")
 
 
 @networkx_algorithm(**_policy)

@@ -3,7 +3,7 @@ its NumPy twin. Entries are ids s * n + v into the B x n (row-major) state array
 
 import numpy as np
 
-from .base import BLOCK, CudaKernelTable, gather_arcs, scalar
+from .base import BLOCK, CudaKernelTable, gather_arcs, relax_and_append, scalar
 
 __all__ = ["CudaOps", "NumpyOps"]
 
@@ -50,16 +50,7 @@ class NumpyOps:
                              next_frontier, next_size, cutoff, block=BLOCK):
         owner, arcs, heads = _frontier_arcs(g, frontier, size)
         cand = frontier_dist[:size][owner] + g.weights[arcs]
-        keep = (cand <= cutoff) & (cand < dist[heads])
-        heads, cand = heads[keep], cand[keep]
-        before = dist[heads]
-        np.minimum.at(dist, heads, cand)
-        lowered_now = np.unique(heads[dist[heads] < before])
-        new = lowered_now[lowered[lowered_now] != round_]
-        lowered[new] = round_
-        k = int(next_size[0])
-        next_frontier[k:k + len(new)] = new
-        next_size[0] = k + len(new)
+        relax_and_append(dist, lowered, round_, heads, cand, cutoff, next_frontier, next_size)
 
     def record_batch_predecessors(self, g, frontier, frontier_dist, size, dist, lowered,
                                   round_, pred, block=BLOCK):

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-__all__ = ["CUDA_TYPE", "CudaKernelTable", "gather_arcs", "scalar"]
+__all__ = ["CUDA_TYPE", "CudaKernelTable", "gather_arcs", "relax_and_append", "scalar"]
 
 # NumPy dtype -> CUDA template argument
 CUDA_TYPE = {
@@ -67,3 +67,23 @@ def gather_arcs(indptr, vertices):
     first = np.cumsum(counts) - counts
     arcs = starts[owner] + (np.arange(total) - first[owner])
     return owner, arcs
+
+
+def relax_and_append(dist, lowered, round_, heads, cand, cutoff, next_frontier=None,
+                     next_size=None):
+    """Host twin of "atomic min of each candidate into dist[head]; append every vertex
+    lowered in this round once (round stamp in ``lowered``)". Returns the newly
+    appended vertices (sorted); appends them at ``next_frontier[next_size[0]:]`` when given.
+    """
+    keep = (cand <= cutoff) & (cand < dist[heads])
+    heads, cand = heads[keep], cand[keep]
+    before = dist[heads]
+    np.minimum.at(dist, heads, cand)
+    lowered_now = np.unique(heads[dist[heads] < before])
+    new = lowered_now[lowered[lowered_now] != round_]
+    lowered[new] = round_
+    if next_frontier is not None:
+        k = int(next_size[0])
+        next_frontier[k:k + len(new)] = new
+        next_size[0] = k + len(new)
+    return new

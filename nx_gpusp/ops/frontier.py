@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .base import CudaKernelTable, gather_arcs, scalar
+from .base import CudaKernelTable, gather_arcs, relax_and_append, scalar
 
 __all__ = ["CudaOps", "NumpyOps"]
 
@@ -39,16 +39,7 @@ class NumpyOps:
         owner, arcs = gather_arcs(g.indptr, frontier[:size].astype(np.int64))
         heads = g.indices[arcs]
         cand = frontier_dist[:size][owner] + g.weights[arcs]
-        keep = (cand <= cutoff) & (cand < dist[heads])
-        heads, cand = heads[keep], cand[keep]
-        before = dist[heads]
-        np.minimum.at(dist, heads, cand)
-        lowered_now = np.unique(heads[dist[heads] < before])
-        new = lowered_now[lowered[lowered_now] != round_]
-        lowered[new] = round_
-        k = int(next_size[0])
-        next_frontier[k:k + len(new)] = new
-        next_size[0] = k + len(new)
+        relax_and_append(dist, lowered, round_, heads, cand, cutoff, next_frontier, next_size)
 
     def record_predecessors(self, g, frontier, frontier_dist, size, dist, lowered, round_, pred):
         owner, arcs = gather_arcs(g.indptr, frontier[:size].astype(np.int64))

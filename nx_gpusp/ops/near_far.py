@@ -9,7 +9,7 @@ choice among equally valid predecessors, so the twin matches the kernels exactly
 
 import numpy as np
 
-from .base import CudaKernelTable, gather_arcs, scalar
+from .base import CudaKernelTable, gather_arcs, relax_and_append, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "BLOCK_THREADS", "threshold", "adapt_delta"]
 
@@ -86,13 +86,7 @@ class NumpyOps:
         owner, arcs = gather_arcs(g.indptr, near_v)
         heads = g.indices[arcs]
         cand = near_d[owner] + g.weights[arcs]
-        keep = (cand <= cutoff) & (cand < st.dist[heads])
-        h, c = heads[keep], cand[keep]
-        before = st.dist[h]
-        np.minimum.at(st.dist, h, c)
-        lowered = np.unique(h[st.dist[h] < before])
-        new = lowered[st.stamp[lowered] != round_]
-        st.stamp[new] = round_
+        new = relax_and_append(st.dist, st.stamp, round_, heads, cand, cutoff)
         if track_pred:
             tight = (st.stamp[heads] == round_) & (cand == st.dist[heads])
             st.pred[heads[tight]] = near_v[owner[tight]]
