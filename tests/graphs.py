@@ -4,8 +4,9 @@ import math
 import random
 
 import networkx as nx
+import numpy as np
 
-__all__ = ["random_graph", "graph_cases", "assert_valid_path", "assert_lengths_equal",
+__all__ = ["run_on_both", "assert_same_arrays", "random_graph", "graph_cases", "assert_valid_path", "assert_lengths_equal",
            "assert_paths_valid", "path_length"]
 
 
@@ -116,3 +117,18 @@ def assert_paths_valid(G, paths, lengths, source, weight="weight"):
     assert set(paths) == set(lengths)
     for target, path in paths.items():
         assert_valid_path(G, path, source, target, lengths[target], weight)
+
+
+def run_on_both(executors, fn, *arrays):
+    """fn(ex, *device copies of arrays) on CUDA and on the twin: the arrays after, per device."""
+    out = []
+    for ex in executors:
+        dev = [ex.asarray(a.copy()) for a in arrays]
+        fn(ex, *dev)
+        out.append([ex.to_host(a) for a in dev])
+    return out
+
+
+def assert_same_arrays(cuda_arrays, twin_arrays):
+    for a, b in zip(cuda_arrays, twin_arrays):
+        np.testing.assert_array_equal(a, b)

@@ -7,13 +7,13 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from graphs import assert_lengths_equal, assert_paths_valid, graph_cases, random_graph
+from graphs import (assert_lengths_equal, assert_paths_valid, assert_same_arrays, graph_cases,
+                    random_graph, run_on_both)
 from nx_gpusp.executor import Executor, cuda_available
 from nx_gpusp.graph import CSRGraph
 from nx_gpusp.methods import methods_for
 from nx_gpusp.ops.spmv import ell_layout
 from nx_gpusp.solvers.sssp import distance_inf
-from test_sssp_dijkstra_methods import _assert_same, _run_both  # shared twin-test helpers
 
 FAMILIES = ("sssp.harish", "sssp.bellman_ford", "sssp.bf_queue", "sssp.spmv", "sssp.lbr")
 METHODS = sorted(m.name for m in methods_for("sssp") if m.solver.split(":")[0] in FAMILIES)
@@ -215,9 +215,9 @@ class TestKernelsMatchTwins:
                 ops.record_predecessors(g, prev, dist, flag, use_flags, pred, blocks)
                 ops.update(prev, dist, flag, changed, blocks)
 
-        cuda, twin = _run_both(executors, run, prev, prev.copy(), flag,
+        cuda, twin = run_on_both(executors, run, prev, prev.copy(), flag,
                                np.full(n, -1, np.int32), np.zeros(1, np.int32))
-        _assert_same(cuda, twin)
+        assert_same_arrays(cuda, twin)
         assert twin[4][0] == 1
 
     @pytest.mark.parametrize("dtype", DTYPES)
@@ -239,9 +239,9 @@ class TestKernelsMatchTwins:
             else:
                 ops.ell_minplus(ell_on(ex, graph), prev, nxt, pred, 1, cutoff, changed)
 
-        cuda, twin = _run_both(executors, run, prev, prev.copy(), np.full(n, -1, np.int32),
+        cuda, twin = run_on_both(executors, run, prev, prev.copy(), np.full(n, -1, np.int32),
                                np.zeros(1, np.int32))
-        _assert_same(cuda, twin)
+        assert_same_arrays(cuda, twin)
 
     @pytest.mark.parametrize("dtype", DTYPES)
     @pytest.mark.parametrize("seed", range(3))
@@ -268,9 +268,9 @@ class TestKernelsMatchTwins:
                                            counters, slf, ref, distance_inf(dtype),
                                            relaxations)
 
-        cuda, twin = _run_both(executors, run, batch, dist, in_queue, queue, counters,
+        cuda, twin = run_on_both(executors, run, batch, dist, in_queue, queue, counters,
                                np.zeros(1, np.uint64))
-        _assert_same([cuda[i] for i in (0, 1, 2, 4, 5)], [twin[i] for i in (0, 1, 2, 4, 5)])
+        assert_same_arrays([cuda[i] for i in (0, 1, 2, 4, 5)], [twin[i] for i in (0, 1, 2, 4, 5)])
         head, tail = twin[4]
         assert head < -50 if slf else head == -50
         for lo, hi in [(head, -50), (len(waiting) - 50, tail)]:  # front and back pushes
@@ -295,7 +295,7 @@ class TestKernelsMatchTwins:
             ex.ops("lbr").relax_locality(graph.on(ex), dist, flag_in, flag_out, k, vpt,
                                          distance_inf(dtype), changed)
 
-        cuda, twin = _run_both(executors, run, dist, flag_in, np.zeros(n, np.uint8),
+        cuda, twin = run_on_both(executors, run, dist, flag_in, np.zeros(n, np.uint8),
                                np.zeros(1, np.int32))
-        _assert_same(cuda, twin)
+        assert_same_arrays(cuda, twin)
         assert not twin[1].any()

@@ -6,7 +6,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from graphs import (assert_lengths_equal, assert_paths_valid, graph_cases, path_length,
+from graphs import (assert_lengths_equal, assert_same_arrays, run_on_both, assert_paths_valid, graph_cases, path_length,
                     random_graph)
 from nx_gpusp.executor import Executor, cuda_available
 from nx_gpusp.graph import CSRGraph
@@ -146,21 +146,6 @@ def _distances(rng, n, dtype, reached=0.5):
     return d
 
 
-def _run_both(executors, fn, *arrays):
-    """fn(ex, *device copies of arrays) on CUDA and on the twin: the arrays after, per device."""
-    out = []
-    for ex in executors:
-        dev = [ex.asarray(a.copy()) for a in arrays]
-        fn(ex, *dev)
-        out.append([ex.to_host(a) for a in dev])
-    return out
-
-
-def _assert_same(cuda_arrays, twin_arrays):
-    for a, b in zip(cuda_arrays, twin_arrays):
-        np.testing.assert_array_equal(a, b)
-
-
 @pytest.mark.gpu
 @pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
 class TestKernelsMatchTwins:
@@ -182,7 +167,7 @@ class TestKernelsMatchTwins:
                     "relax_dense": graph.dense}[relax](ex)
             getattr(ex.ops("crauser"), relax)(arcs, frontier, unsettled, dist, 150, block=block)
 
-        _assert_same(*_run_both(executors, run, frontier, unsettled, dist))
+        assert_same_arrays(*run_on_both(executors, run, frontier, unsettled, dist))
 
     @pytest.mark.parametrize("dtype", [np.int64, np.float64])
     @pytest.mark.parametrize("n", [5000, 300001])
@@ -199,7 +184,7 @@ class TestKernelsMatchTwins:
             ops.minimum(dist, unsettled, out_weight if general else None, threshold, block=block)
             ops.update(frontier, unsettled, dist, threshold[0].item(), block=block)
 
-        _assert_same(*_run_both(executors, run, dist, unsettled, out_weight_bound(graph),
+        assert_same_arrays(*run_on_both(executors, run, dist, unsettled, out_weight_bound(graph),
                                 np.zeros(n, np.uint8), np.zeros(1, dtype)))
 
     @pytest.mark.parametrize("dtype", [np.int64, np.float64])
@@ -221,10 +206,10 @@ class TestKernelsMatchTwins:
                 ops.relax_extracted(graph.on(ex), best, unsettled, dist, pred, 10**6,
                                     max_degree, block=block)
 
-        cuda, twin = _run_both(executors, run, dist, unsettled, np.full(n, -1, np.int32),
+        cuda, twin = run_on_both(executors, run, dist, unsettled, np.full(n, -1, np.int32),
                                np.zeros(1, np.int32), np.zeros(blocks, dtype),
                                np.zeros(blocks, np.int32))
-        _assert_same(cuda[:4], twin[:4])  # the partial minima are scratch space
+        assert_same_arrays(cuda[:4], twin[:4])  # the partial minima are scratch space
 
     @pytest.mark.parametrize("dtype", [np.int64, np.float64])
     @pytest.mark.parametrize("seed", range(3))
@@ -249,7 +234,7 @@ class TestKernelsMatchTwins:
             ops.relax_heavy(g, dist, delta, lowered, in_r, 10**6)
             ops.assign_buckets(dist, delta, lowered, bucket, current + 1, count)
 
-        _assert_same(*_run_both(executors, run, bucket, dist, np.zeros(n, np.uint8), in_r,
+        assert_same_arrays(*run_on_both(executors, run, bucket, dist, np.zeros(n, np.uint8), in_r,
                                 np.zeros(1, np.int32)))
 
     @pytest.mark.parametrize("dtype", [np.int64, np.float64])
