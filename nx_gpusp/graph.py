@@ -140,11 +140,17 @@ class CSRGraph:
 
     @functools.cached_property
     def min_out_weight(self):
-        """W(v) = minimum outgoing arc weight of each vertex (inf where none): Crauser."""
-        out = np.full(self.n, np.inf)
-        tails = np.repeat(np.arange(self.n), np.diff(self.indptr))
-        np.minimum.at(out, tails, self.weights.astype(np.float64))
-        return out
+        """W(v) = minimum outgoing arc weight of each vertex, exact in the distance dtype
+        (the distance "inf" where v has no arcs): the Crauser threshold."""
+        from .solvers.sssp import distance_inf
+
+        dtype = self.distance_dtype()
+        w = np.full(self.n, distance_inf(dtype), dtype=dtype)
+        starts = self.indptr[:-1]
+        nonempty = starts < self.indptr[1:]
+        if self.m:
+            w[nonempty] = np.minimum.reduceat(self.weights, starts[nonempty])
+        return w
 
     @functools.cached_property
     def out_degree(self):
@@ -198,6 +204,15 @@ class CSRGraph:
                 weights=ex.asarray(self.weights), n=self.n, m=self.m)
             self._device[ex.name] = dev
         return dev
+
+    def on_device(self, ex, name):
+        """A cached per-vertex property (e.g. "min_out_weight") uploaded once per device."""
+        dev = self.on(ex)
+        arr = getattr(dev, name, None)
+        if arr is None:
+            arr = ex.asarray(getattr(self, name))
+            setattr(dev, name, arr)
+        return arr
 
     def dense(self, ex, dtype=None, *, inf=None):
         """Dense n x n weight matrix on the device: +inf (or ``inf``) off the arcs.

@@ -15,7 +15,6 @@ from nx_gpusp.ops.delta_stepping import NO_BUCKET, bucket_of
 from nx_gpusp.ops.dijkstra_reduction import partial_count
 from nx_gpusp.results import tree_depth
 from nx_gpusp.solvers.sssp import distance_inf
-from nx_gpusp.solvers.sssp.crauser import out_weight_bound
 from nx_gpusp.solvers.sssp.tree import shortest_path_tree
 
 FAMILIES = ("sssp.crauser", "sssp.dijkstra_reduction", "sssp.delta_stepping")
@@ -116,9 +115,9 @@ def test_bad_options(method, options):
         nx.single_source_dijkstra_path_length(G, 0, backend="gpusp", method=method, **options)
 
 
-def test_out_weight_bound_exact():
+def test_min_out_weight_exact():
     G = CSRGraph.from_edge_arrays(4, [0, 0, 2], [1, 2, 0], [(1 << 60) + 3, (1 << 60) + 1, 5])
-    assert out_weight_bound(G).tolist() == [(1 << 60) + 1, np.iinfo(np.int64).max, 5,
+    assert G.min_out_weight.tolist() == [(1 << 60) + 1, np.iinfo(np.int64).max, 5,
                                             np.iinfo(np.int64).max]
 
 
@@ -184,7 +183,7 @@ class TestKernelsMatchTwins:
             ops.minimum(dist, unsettled, out_weight if general else None, threshold, block=block)
             ops.update(frontier, unsettled, dist, threshold[0].item(), block=block)
 
-        assert_same_arrays(*run_on_both(executors, run, dist, unsettled, out_weight_bound(graph),
+        assert_same_arrays(*run_on_both(executors, run, dist, unsettled, graph.min_out_weight,
                                 np.zeros(n, np.uint8), np.zeros(1, dtype)))
 
     @pytest.mark.parametrize("dtype", [np.int64, np.float64])

@@ -37,17 +37,6 @@ def check_block_size(block_size):
     return int(block_size)
 
 
-def out_weight_bound(graph):
-    """W(v) = minimum outgoing weight of v, exact in the distance dtype (inf: no arcs)."""
-    dtype = graph.distance_dtype()
-    w = np.full(graph.n, distance_inf(dtype), dtype=dtype)
-    starts = graph.indptr[:-1]
-    nonempty = starts < graph.indptr[1:]
-    if graph.m:
-        w[nonempty] = np.minimum.reduceat(graph.weights, starts[nonempty])
-    return w
-
-
 def settle_loop(ex, graph, sources, *, threshold, relax, cutoff=None, block_size=BLOCK):
     """The Crauser/Martin outer loop; threshold in general|economic|martin, relax in
     push|pull|dense."""
@@ -65,7 +54,7 @@ def settle_loop(ex, graph, sources, *, threshold, relax, cutoff=None, block_size
     frontier = xp.zeros(n, dtype=np.uint8)
     unsettled[src] = 0
     frontier[src] = 1
-    out_weight = ex.asarray(out_weight_bound(graph)) if threshold == "general" else None
+    out_weight = graph.on_device(ex, "min_out_weight") if threshold == "general" else None
     base = graph.min_weight if threshold == "economic" else 0
     if relax == "dense":
         relax_fn, arcs = ops.relax_dense, graph.dense(ex)
