@@ -22,8 +22,8 @@ class Method:
     paper: str = ""
     negative_weights: bool = False  # correct with negative arc weights?
     options: dict = field(default_factory=dict)  # option -> (default, description)
-    # host iterations grow with n (one launch per vertex or per Bellman-Ford round of
-    # n - 1): faithful to the paper, but minutes on million-vertex graphs
+    # iterations grow with n (a launch per vertex, n - 1 Bellman-Ford rounds, or n
+    # array scans per source thread): faithful to the paper, but minutes on large graphs
     iterations_per_vertex: bool = False
 
     def load(self):

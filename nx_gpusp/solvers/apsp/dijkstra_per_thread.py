@@ -29,4 +29,5 @@ register(Method(
     solver="apsp.dijkstra_per_thread:dijkstra_per_thread",
     summary="one thread per source, O(n) array-scan Dijkstra on the adjacency matrix "
             "(small graphs)",
-    paper="Bodra & Khairnar 2025, all-pairs Dijkstra"))
+    paper="Bodra & Khairnar 2025, all-pairs Dijkstra",
+    iterations_per_vertex=True))
