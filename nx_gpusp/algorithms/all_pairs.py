@@ -8,7 +8,6 @@ the length functions on dense graphs whose matrix fits, else batched-frontier. R
 stream in source chunks sized to free device memory.
 """
 
-import networkx as nx
 import numpy as np
 
 from ..config import get_config
@@ -19,7 +18,7 @@ from ..results import HostSSSP
 from ..solvers.apsp.johnson import reweighted
 from ..solvers.apsp.progress import Progress
 from ..solvers.sssp import distance_inf
-from .common import as_csr, run_sssp, sssp_should_run, weight_can_run
+from .common import as_csr, check_weights, run_sssp, sssp_should_run, weight_can_run
 
 __all__ = ["prefer_floyd_warshall"]
 
@@ -34,17 +33,6 @@ HOST_CHUNK_BYTES = 64 << 20  # distance rows copied to the host at a time
 def prefer_floyd_warshall(ex, graph):
     n = graph.n
     return n > 0 and graph.m >= DENSE_FRACTION * n * n and 16 * n * n <= ex.free_bytes()
-
-
-def _check_weights(graph, family):
-    if family == "dijkstra" and graph.has_negative_weights:
-        raise ValueError(
-            "Contradictory paths found: negative weights? gpusp's Dijkstra needs "
-            f"non-negative weights (minimum is {graph.min_weight}); use Bellman-Ford")
-    if family == "bellman-ford" and graph.has_negative_self_loop:
-        raise nx.NetworkXUnbounded("Negative cycle detected.")
-    if not graph.path_sums_exact():
-        raise NotImplementedError("gpusp: integer path sums could overflow int64")
 
 
 def _plan(ex, graph, family, method, *, lengths_only):
@@ -98,7 +86,7 @@ def _single_source_rows(graph, family, method, options, cutoff, want_pred):
 def _all_pairs(G, weight, family, *, method, options, cutoff=None, want_pred, lengths_only):
     """(label, HostSSSP) for every node in node order, streamed in source chunks."""
     graph = as_csr(G, weight)
-    _check_weights(graph, family)
+    check_weights(graph, family)
     ex = get_executor()
     kind, m = _plan(ex, graph, family, method, lengths_only=lengths_only)
     if kind == "floyd-warshall":
@@ -153,7 +141,7 @@ def all_pairs_bellman_ford_path(G, weight="weight", *, method=None, **options):
 @networkx_algorithm(**_policy)
 def johnson(G, weight="weight", *, method=None, **options):
     graph = as_csr(G, weight)
-    _check_weights(graph, "bellman-ford")
+    check_weights(graph, "bellman-ford")
     ex = get_executor()
     reweighted_graph = reweighted(ex, graph)  # NetworkXUnbounded on a negative cycle
     m = choose("all-pairs", method or get_config().all_pairs_method, reweighted_graph,

@@ -1,7 +1,6 @@
 """Argument handling shared by the NetworkX-facing functions."""
 
 import networkx as nx
-import numpy as np
 
 from ..config import get_config
 from ..convert import from_networkx
@@ -10,7 +9,7 @@ from ..graph import CSRGraph
 from ..methods import choose
 from ..results import to_host
 
-__all__ = ["as_csr", "node_index", "run_sssp", "weight_can_run", "sssp_should_run",
+__all__ = ["as_csr", "check_weights", "node_index", "run_sssp", "weight_can_run", "sssp_should_run",
            "family_of"]
 
 
@@ -40,30 +39,33 @@ def family_of(method):
         return "dijkstra", None
     if method == "bellman-ford":
         return "bellman-ford", None
-    from ..methods import METHODS
+    from ..methods import get_method
 
-    m = METHODS.get(("sssp", method))
+    m = get_method("sssp", method)
     if m is None:
         raise ValueError(f"method not supported: {method}")
     return ("bellman-ford" if m.negative_weights else "dijkstra"), method
 
 
+def check_weights(graph, family):
+    """The weight errors of the Dijkstra ("dijkstra") or Bellman-Ford family."""
+    if family == "dijkstra" and graph.has_negative_weights:
+        raise ValueError(
+            "Contradictory paths found: negative weights? gpusp's Dijkstra needs "
+            f"non-negative weights (minimum is {graph.min_weight}); use Bellman-Ford")
+    if family == "bellman-ford" and graph.has_negative_self_loop:
+        raise nx.NetworkXUnbounded("Negative cycle detected.")
+    if not graph.path_sums_exact():
+        raise NotImplementedError("gpusp: integer path sums could overflow int64")
+
+
 def run_sssp(graph, sources, *, family, method=None, options=None, cutoff=None,
              want_pred=True):
     """Run one single/multi-source computation; sources are indices. Returns HostSSSP."""
+    check_weights(graph, family)
     cfg = get_config()
-    if family == "dijkstra":
-        if graph.has_negative_weights:
-            raise ValueError(
-                "Contradictory paths found: negative weights? gpusp's Dijkstra needs "
-                f"non-negative weights (minimum is {graph.min_weight}); use Bellman-Ford")
-        requested = method or cfg.dijkstra_method
-    else:
-        if graph.has_negative_self_loop:
-            raise nx.NetworkXUnbounded("Negative cycle detected.")
-        requested = method or cfg.bellman_ford_method
-    if not graph.path_sums_exact():
-        raise NotImplementedError("gpusp: integer path sums could overflow int64")
+    requested = method or (cfg.dijkstra_method if family == "dijkstra"
+                           else cfg.bellman_ford_method)
     m = choose("sssp", requested, graph, negative_ok=family == "bellman-ford")
     opts = m.check_options(options or {})
     ex = get_executor()
@@ -96,6 +98,3 @@ def sssp_should_run(arguments):
         return f"graph has {arcs} arcs, fewer than should_run_min_edges={threshold}"
     return True
 
-
-def is_float(value):
-    return isinstance(value, float | np.floating)
