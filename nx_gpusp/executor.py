@@ -38,11 +38,12 @@ def cuda_available() -> bool:
 
 
 def format_bytes(n: int) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if abs(n) < 1024 or unit == "TiB":
-            return f"{n:.1f} {unit}" if unit != "B" else f"{n} B"
+    if abs(n) < 1024:
+        return f"{n} B"
+    for unit in ("KiB", "MiB", "GiB", "TiB"):
         n /= 1024
-    return f"{n} B"  # unreachable
+        if abs(n) < 1024 or unit == "TiB":
+            return f"{n:.1f} {unit}"
 
 
 class Executor:

@@ -11,9 +11,15 @@ from types import SimpleNamespace
 
 import numpy as np
 
-__all__ = ["CSRGraph"]
+__all__ = ["CSRGraph", "distance_inf"]
 
 INT_LIMIT = 1 << 62  # int64 path sums stay exact below this
+
+
+def distance_inf(dtype):
+    """The "unreached" distance of a distance dtype: +inf, or the integer maximum."""
+    dtype = np.dtype(dtype)
+    return np.inf if dtype.kind == "f" else np.iinfo(dtype).max
 
 
 class CSRGraph:
@@ -142,8 +148,6 @@ class CSRGraph:
     def min_out_weight(self):
         """W(v) = minimum outgoing arc weight of each vertex, exact in the distance dtype
         (the distance "inf" where v has no arcs): the Crauser threshold."""
-        from .solvers.sssp import distance_inf
-
         dtype = self.distance_dtype()
         w = np.full(self.n, distance_inf(dtype), dtype=dtype)
         starts = self.indptr[:-1]
@@ -219,11 +223,11 @@ class CSRGraph:
 
         The diagonal keeps self-loop weights (callers decide how to treat it).
         """
-        dtype = np.dtype(dtype or (np.float64 if self.weights.dtype.kind == "f" else np.int64))
+        dtype = np.dtype(dtype or self.distance_dtype())
         n = self.n
         ex.require_bytes(n * n * dtype.itemsize, f"the dense {n}x{n} {dtype} matrix")
         if inf is None:
-            inf = np.inf if dtype.kind == "f" else np.iinfo(dtype).max
+            inf = distance_inf(dtype)
         xp = ex.xp
         mat = xp.full((n, n), inf, dtype=dtype)
         if self.m:

@@ -1,7 +1,5 @@
 """What NetworkX dispatches to: ``BackendInterface`` (entry point ``networkx.backends``)."""
 
-import networkx as nx
-
 from . import algorithms  # noqa: F401  (registers every function)
 from .convert import from_networkx, to_networkx
 from .dispatch import IMPLEMENTATIONS, bind_arguments
@@ -71,4 +69,4 @@ for _name, _func in IMPLEMENTATIONS.items():
     setattr(BackendInterface, _name, staticmethod(_func))
 
 backend_interface = BackendInterface()
-del _name, _func, nx
+del _name, _func

@@ -7,7 +7,7 @@ non-decreasing distance order (NetworkX's Dijkstra order).
 
 import numpy as np
 
-from .solvers.sssp import distance_inf
+from .graph import distance_inf
 
 __all__ = ["HostSSSP", "to_host"]
 

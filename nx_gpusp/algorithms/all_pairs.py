@@ -83,7 +83,7 @@ def _single_source_rows(graph, family, method, options, cutoff, want_pred):
                           cutoff=cutoff, want_pred=want_pred)
 
 
-def _all_pairs(G, weight, family, *, method, options, cutoff=None, want_pred, lengths_only):
+def all_pairs_rows(G, weight, family, *, method, options, cutoff=None, want_pred, lengths_only):
     """(label, HostSSSP) for every node in node order, streamed in source chunks."""
     graph = as_csr(G, weight)
     check_weights(graph, family)
@@ -104,7 +104,7 @@ def _all_pairs(G, weight, family, *, method, options, cutoff=None, want_pred, le
 
 @networkx_algorithm(**_policy)
 def all_pairs_dijkstra(G, cutoff=None, weight="weight", *, method=None, **options):
-    for v, host in _all_pairs(G, weight, "dijkstra", method=method, options=options,
+    for v, host in all_pairs_rows(G, weight, "dijkstra", method=method, options=options,
                               cutoff=cutoff, want_pred=True, lengths_only=False):
         yield v, (host.lengths(), host.paths())
 
@@ -112,28 +112,28 @@ def all_pairs_dijkstra(G, cutoff=None, weight="weight", *, method=None, **option
 @networkx_algorithm(**_policy)
 def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight", *, method=None,
                                    **options):
-    for v, host in _all_pairs(G, weight, "dijkstra", method=method, options=options,
+    for v, host in all_pairs_rows(G, weight, "dijkstra", method=method, options=options,
                               cutoff=cutoff, want_pred=False, lengths_only=True):
         yield v, host.lengths()
 
 
 @networkx_algorithm(**_policy)
 def all_pairs_dijkstra_path(G, cutoff=None, weight="weight", *, method=None, **options):
-    for v, host in _all_pairs(G, weight, "dijkstra", method=method, options=options,
+    for v, host in all_pairs_rows(G, weight, "dijkstra", method=method, options=options,
                               cutoff=cutoff, want_pred=True, lengths_only=False):
         yield v, host.paths()
 
 
 @networkx_algorithm(**_policy)
 def all_pairs_bellman_ford_path_length(G, weight="weight", *, method=None, **options):
-    for v, host in _all_pairs(G, weight, "bellman-ford", method=method, options=options,
+    for v, host in all_pairs_rows(G, weight, "bellman-ford", method=method, options=options,
                               want_pred=False, lengths_only=True):
         yield v, host.lengths()
 
 
 @networkx_algorithm(**_policy)
 def all_pairs_bellman_ford_path(G, weight="weight", *, method=None, **options):
-    for v, host in _all_pairs(G, weight, "bellman-ford", method=method, options=options,
+    for v, host in all_pairs_rows(G, weight, "bellman-ford", method=method, options=options,
                               want_pred=True, lengths_only=False):
         yield v, host.paths()
 

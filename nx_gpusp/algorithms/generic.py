@@ -8,6 +8,7 @@ for methods that take negative weights and Dijkstra semantics otherwise.
 import networkx as nx
 
 from ..dispatch import networkx_algorithm
+from .all_pairs import all_pairs_rows
 from .common import (as_csr, family_of, node_index, run_sssp, sssp_should_run,
                      weight_can_run)
 
@@ -48,13 +49,15 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
 
 
 def _all_pairs_paths(graph, family, gpu_method):
-    for i, v in enumerate(graph.nodes):
-        yield v, _single(graph, family, i, gpu_method, want_pred=True).paths()
+    for v, host in all_pairs_rows(graph, "weight", family, method=gpu_method, options={},
+                                  want_pred=True, lengths_only=False):
+        yield v, host.paths()
 
 
 def _all_pairs_lengths(graph, family, gpu_method):
-    for i, v in enumerate(graph.nodes):
-        yield v, _single(graph, family, i, gpu_method, want_pred=False).lengths()
+    for v, host in all_pairs_rows(graph, "weight", family, method=gpu_method, options={},
+                                  want_pred=False, lengths_only=True):
+        yield v, host.lengths()
 
 
 @networkx_algorithm(**_policy)

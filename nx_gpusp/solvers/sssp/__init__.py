@@ -6,6 +6,8 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
+from ...graph import distance_inf  # noqa: F401  (re-exported: solvers import it from here)
+
 __all__ = ["SSSPResult", "distance_inf", "cutoff_value", "init_sources", "check_negative_cycle"]
 
 
@@ -24,11 +26,6 @@ class SSSPResult:
     sources: np.ndarray
     executor: Any
     stats: dict
-
-
-def distance_inf(dtype):
-    dtype = np.dtype(dtype)
-    return np.inf if dtype.kind == "f" else np.iinfo(dtype).max
 
 
 def cutoff_value(cutoff, dtype):
