@@ -32,7 +32,7 @@ class FloydWarshall:
         else:
             self.run = kernel_runner("floyd-warshall", W.method("floyd-warshall", impl),
                                      self.graph, W.executor())
-        self.run()  # warm-up
+        W.warm_up(self.run)
 
     def time_floyd_warshall(self, workload, impl):
         self.run()
@@ -87,7 +87,6 @@ class AllPairsSSSP:
             self.run = lambda: dict(nx.all_pairs_dijkstra_path_length(G, backend="networkx"))
         elif impl.startswith("each:"):
             one = kernel_runner("sssp", W.method("sssp", impl[5:]), g, W.executor())
-            one(0)  # warm-up
             sources = np.arange(g.n).tolist()
             self.run = lambda: [one(s) for s in sources]
         else:
@@ -96,7 +95,7 @@ class AllPairsSSSP:
                 raise NotImplementedError(f"{impl}: n array scans of n per source thread, "
                                           f"skipped above {PER_THREAD_MAX_N} vertices")
             self.run = self.all_pairs_runner(method, g, W.executor())
-            self.run()  # warm-up
+        W.warm_up(self.run, slow=W.SLOW_ALL_PAIRS_S)
 
     @staticmethod
     def all_pairs_runner(method, graph, ex):

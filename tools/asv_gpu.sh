@@ -48,7 +48,7 @@ BENCH_ARGS=()
 [ -n "${ASV_BENCH:-}" ] && BENCH_ARGS=(--bench "$ASV_BENCH")
 timeout "${ASV_TIME:-240}" python3 -m asv run --machine "$MACHINE" --show-stderr \
     --environment "existing:$PY" --set-commit-hash "$HERE" \
-    -a repeat=3 -a number=1 -a warmup_time=0 "${BENCH_ARGS[@]}" 2>&1 | tee "$OUT/asv-run.log"
+    -a repeat=3 -a rounds=1 -a number=1 -a warmup_time=0 "${BENCH_ARGS[@]}" 2>&1 | tee "$OUT/asv-run.log"
 echo "asv run exit: ${PIPESTATUS[0]} (124: stopped by ASV_TIME)"
 
 # results of a device snapshot commit are filed under the lead's commit
