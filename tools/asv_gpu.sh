@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run ON the GPU machine (the lead's device call; see docs/benchmarks.md): install the
-# carried asv wheels (.whl/, from tools/fetch_device_wheels.sh) and this checkout
-# offline into /tmp/site, run the asv suite at the "gpu" scale in the existing
+# carried asv wheels (.whl/, from tools/fetch_device_wheels.sh) offline into /tmp/site
+# and this checkout (editable, tools/device_snapshot.sh), run the asv suite at the "gpu" scale in the existing
 # python3, bounded in time, then tar the results into $OUT/asv-results.tar.gz and
 # also run `python -m nx_gpusp.bench` into $OUT/bench.{txt,json}.
 #
@@ -20,9 +20,10 @@ OUT=${OUT:-/tmp/asv-out}
 mkdir -p "$OUT"
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
     --target /tmp/site .whl/*.whl || exit 1
-# the package itself (for NetworkX's backend entry point), built from this checkout
-python3 -m pip install -q --no-index --no-deps --no-build-isolation --no-cache-dir \
-    --target /tmp/site . >"$OUT/install.log" 2>&1 || { cat "$OUT/install.log"; exit 1; }
+# the package itself, editable in the machine's python3 (asv's benchmark processes do
+# not see PYTHONPATH's /tmp/site: a --target install of the package was not importable
+# there on a fresh machine)
+. tools/device_snapshot.sh >"$OUT/install.log" 2>&1 || { cat "$OUT/install.log"; exit 1; }
 export PYTHONPATH=/tmp/site PATH=/tmp/site/bin:$PATH
 export NX_GPUSP_BENCH_SCALE=gpu NX_GPUSP_BENCH_DEVICE=cuda PYTHONUNBUFFERED=1
 export NX_GPUSP_BENCH_WORKLOADS=${NX_GPUSP_BENCH_WORKLOADS:-NY-synthetic,rmat-20,NY-negative,fw-8192,gnutella04}
