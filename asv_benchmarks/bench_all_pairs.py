@@ -32,7 +32,7 @@ class FloydWarshall:
         else:
             self.run = kernel_runner("floyd-warshall", W.method("floyd-warshall", impl),
                                      self.graph, W.executor())
-        W.warm_up(self.run)
+        W.warm_up(self.run, key=f"{self.case.label}:floyd-warshall:{impl}")
 
     def time_floyd_warshall(self, workload, impl):
         self.run()
@@ -95,7 +95,7 @@ class AllPairsSSSP:
                 raise NotImplementedError(f"{impl}: n array scans of n per source thread, "
                                           f"skipped above {PER_THREAD_MAX_N} vertices")
             self.run = self.all_pairs_runner(method, g, W.executor())
-        W.warm_up(self.run, slow=W.SLOW_ALL_PAIRS_S)
+        W.warm_up(self.run, slow=W.SLOW_ALL_PAIRS_S, key=f"{workload}:all-pairs:{impl}")
 
     @staticmethod
     def all_pairs_runner(method, graph, ex):

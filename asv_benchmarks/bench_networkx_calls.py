@@ -59,7 +59,8 @@ class EndToEnd:
             method = W.method("sssp", impl)
             self.first = e2e_runner("sssp", method, graph, self.G, cached=False)
             self.cached = e2e_runner("sssp", method, graph, self.G, cached=True)
-        W.warm_up(self.cached, self.source)  # also fills the conversion cache
+        # warm-up, which also fills the conversion cache
+        W.warm_up(self.cached, self.source, key=f"{workload}:e2e:{impl}")
 
     def time_first_call(self, workload, impl):
         self.first(self.source)

@@ -29,7 +29,8 @@ class _SingleSource:
         self.sources = pick_sources(self.graph, N_SOURCES)
         self.ex = W.executor()
         self.run = self.runner(impl)
-        W.warm_up(self.run, self.sources[0])  # kernel compilation, first allocations
+        # warm-up: kernel compilation, first allocations
+        W.warm_up(self.run, self.sources[0], key=f"{self.case.label}:{self.problem}:{impl}")
         self.turn = 0
 
     def runner(self, impl):
