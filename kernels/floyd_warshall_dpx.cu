@@ -1,55 +1,57 @@
 // Blocked Floyd-Warshall for Hopper: register tiling plus DPX add-min ("fw-dpx").
 // The blocking is Bodra & Khairnar 2025's "tiled" variant (Venkataraman et al.); what is
 // new is that phases 2 and 3 are min-plus products C = min(C, A (x) B) computed from
-// shared-memory panels into a 4-row micro-tile of registers per thread, and that the
-// add-min of integer distances is one DPX instruction (__viaddmin_s32, or
-// __viaddmin_s16x2 for two int16 distances per 32-bit word).
+// shared-memory panels into an 8x8 (64-bit lanes: 4x4) micro-tile of registers per
+// thread, and that the add-min of integer distances is one DPX instruction
+// (__viaddmin_s32, or __viaddmin_s16x2 for two int16 distances per 32-bit word).
 //
 // Lanes (how a storage word W holds distances; chosen on the host from the bound
 // B = (n-1) * max|w| on every simple-path length):
-//   s16x2: two int16 per word, __viaddmin_s16x2; INF = 0x3fff, needs 2B < INF.
-//   s32:   int32, __viaddmin_s32;                INF = 0x3fffffff, needs 2B < INF.
-//   i64:   int64, saturating add (INF = INT64_MAX absorbs).
-//   f64:   double, IEEE (inf + x = inf).
+//   s16x2: two int16 per word, __viaddmin_s16x2; INF = 0x3fff, needs 2B < INF. TILE 128.
+//   s32:   int32, __viaddmin_s32;                INF = 0x3fffffff, needs 2B < INF. TILE 128.
+//   i64:   int64, saturating add (INF = INT64_MAX absorbs).                       TILE 64.
+//   f64:   double, IEEE (inf + x = inf).                                          TILE 64.
 // For s16x2/s32 "no arc" is the finite sentinel INF: every stored value stays in
 // [-B, INF] (no negative cycles; refused before the launch) so sums never overflow, and
 // a pair without a path ends >= INF - B > B; the host maps values > B back to "no path".
 //
-// Matrix: d, N x N (N a multiple of TILE = 64, padded with INF rows/columns), ldw words
-// per row (N / lanes). Launches per k-block kb, block (16, 16), thread (tx, ty) owning
-// tile rows ty + 16r (r < 4) and word columns tx + 16c:
-//   fw_dpx_diagonal_<lane>(d, ldw, kb):        grid 1; closes tile (kb, kb) in shared
-//                                              memory, one k per step.
+// Matrix: d, N x N (N a multiple of the lane's TILE, padded with INF rows/columns), ldw
+// words per row (N / distances per word). Block (16, 16); thread (tx, ty) owns the tile
+// rows ty*HR + r and TILE/2 + ty*HR + r (r < HR = TILE/32) and, in each half of the
+// tile's TW words, the HC = TW/32 consecutive words from tx*HC: split halves keep the
+// 8- or 16-byte vector accesses of a warp contiguous (no shared-memory bank conflicts).
+//   fw_dpx_diagonal_<lane>(d, ldw, kb):        grid 1, TILE*TILE*sizeof(distance) bytes
+//                                              of dynamic shared memory; closes tile
+//                                              (kb, kb) in place, one k per step.
 //   fw_dpx_minplus_<lane>(d, ldw, kb, phase):  phase 2: grid (nt, 2), tiles (kb, t)
 //                                              (y = 0) and (t, kb) (y = 1) times the
 //                                              closed diagonal tile; phase 3: grid
 //                                              (nt, nt), every tile (i, j) off row and
 //                                              column kb: C(i,j) = min(C, A(i,kb) B(kb,j)).
-// The panels are streamed through shared memory in chunks of KC = 32 k's; in phase 2 C
-// is one of the panels, which is safe because every thread has read all chunks before
-// any thread stores C.
+// The panels are streamed through shared memory in chunks of KC = 32 k's: A row-major
+// with each distance splatted to a full word (no unpacking in the inner loop), B as
+// stored. In phase 2 C is one of the panels, which is safe because every thread has
+// read all chunks before any thread stores C.
 #include "common.cuh"
 
-#define TILE 64
-#define KC 32
 #define THREADS 16
-#define MR (TILE / THREADS)
+#define KC 32
 
 struct LaneS16x2 {
     typedef unsigned int W;
-    static constexpr int L = 2;
+    static constexpr int L = 2, TILE = 128;
     __device__ static W splat(W w, int lane) { return __byte_perm(w, 0, lane ? 0x3232 : 0x1010); }
     __device__ static W addmin(W a, W b, W c) { return __viaddmin_s16x2(a, b, c); }
 };
 struct LaneS32 {
     typedef int W;
-    static constexpr int L = 1;
+    static constexpr int L = 1, TILE = 128;
     __device__ static W splat(W w, int) { return w; }
     __device__ static W addmin(W a, W b, W c) { return __viaddmin_s32(a, b, c); }
 };
 struct LaneI64 {
     typedef long long W;
-    static constexpr int L = 1;
+    static constexpr int L = 1, TILE = 64;
     __device__ static W splat(W w, int) { return w; }
     __device__ static W addmin(W a, W b, W c) {
         const W s = add_saturating(a, b);
@@ -58,7 +60,7 @@ struct LaneI64 {
 };
 struct LaneF64 {
     typedef double W;
-    static constexpr int L = 1;
+    static constexpr int L = 1, TILE = 64;
     __device__ static W splat(W w, int) { return w; }
     __device__ static W addmin(W a, W b, W c) {
         const W s = a + b;
@@ -66,42 +68,106 @@ struct LaneF64 {
     }
 };
 
+// The thread's share of a tile (see the header).
+template <class Lane>
+struct Micro {
+    typedef typename Lane::W W;
+    static constexpr int TILE = Lane::TILE, TW = TILE / Lane::L;
+    static constexpr int MR = TILE / THREADS, MC = TW / THREADS, HR = MR / 2, HC = MC / 2;
+    static constexpr int VEC = 16 / sizeof(W);  // words per 16-byte copy
+    __device__ static int row(int ty, int r) { return r < HR ? ty * HR + r : TILE / 2 + ty * HR + r - HR; }
+    __device__ static int col(int tx, int h) { return h * (TW / 2) + tx * HC; }
+};
+
+// N consecutive words as one 8- or 16-byte access (aligned to it); the register side
+// goes through a union, never a cast, so the micro-tile stays in registers
+template <bool C, class T, class F> struct Select { typedef T type; };
+template <class T, class F> struct Select<false, T, F> { typedef F type; };
+
+template <int N, class W>
+union Words {
+    static_assert(N * sizeof(W) == 8 || N * sizeof(W) == 16, "8- or 16-byte vectors only");
+    typedef typename Select<N * sizeof(W) == 16, int4, int2>::type V;
+    V v;
+    W w[N];
+};
+
+template <int N, class W>
+__device__ __forceinline__ void load_words(W* regs, const W* src) {
+    Words<N, W> u;
+    u.v = *reinterpret_cast<const typename Words<N, W>::V*>(src);
+#pragma unroll
+    for (int i = 0; i < N; ++i) regs[i] = u.w[i];
+}
+
+template <int N, class W>
+__device__ __forceinline__ void store_words(W* dst, const W* regs) {
+    Words<N, W> u;
+#pragma unroll
+    for (int i = 0; i < N; ++i) u.w[i] = regs[i];
+    *reinterpret_cast<typename Words<N, W>::V*>(dst) = u.v;
+}
+
+template <int N, class W>
+__device__ __forceinline__ void copy_words(W* dst, const W* src) {
+    typedef typename Words<N, W>::V V;
+    *reinterpret_cast<V*>(dst) = *reinterpret_cast<const V*>(src);
+}
+
+// rows x TW words from global (ld words per row) to shared (TW per row), 16 bytes a copy
+template <class Lane, int ROWS>
+__device__ __forceinline__ void load_rows(typename Lane::W* dst, const typename Lane::W* src,
+                                          long long ld, int tid) {
+    typedef Micro<Lane> M;
+    constexpr int PER_ROW = M::TW / M::VEC;
+    for (int x = tid; x < ROWS * PER_ROW; x += THREADS * THREADS) {
+        const int r = x / PER_ROW, w = (x % PER_ROW) * M::VEC;
+        copy_words<M::VEC>(dst + r * M::TW + w, src + r * ld + w);
+    }
+}
+
 template <class Lane>
 __device__ void fw_dpx_diagonal(typename Lane::W* d, long long ldw, int kb) {
     typedef typename Lane::W W;
-    constexpr int TW = TILE / Lane::L, MC = TW / THREADS;
-    __shared__ W s[TILE][TW];
-    const int tx = threadIdx.x, ty = threadIdx.y;
-    W* tile = d + (long long)kb * TILE * ldw + (long long)kb * TW;
-#pragma unroll
-    for (int r = 0; r < MR; ++r)
-#pragma unroll
-        for (int c = 0; c < MC; ++c) s[ty + THREADS * r][tx + THREADS * c] = tile[(ty + THREADS * r) * ldw + tx + THREADS * c];
+    typedef Micro<Lane> M;
+    extern __shared__ __align__(16) unsigned char smem[];
+    W* s = reinterpret_cast<W*>(smem);  // TILE x TW words
+    const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * THREADS + tx;
+    W* tile = d + (long long)kb * M::TILE * ldw + (long long)kb * M::TW;
+    load_rows<Lane, M::TILE>(s, tile, ldw, tid);
     __syncthreads();
-    for (int k = 0; k < TILE; ++k) {
+    // step k reads row k and column k, which step k leaves unchanged (d[k][k] >= 0); for
+    // s16x2 the word of column k may change in its other half, which is not read
+    for (int k = 0; k < M::TILE; ++k) {
         const int kw = k / Lane::L, lane = k % Lane::L;
+        W b[M::MC];
 #pragma unroll
-        for (int r = 0; r < MR; ++r) {
-            const int i = ty + THREADS * r;
-            const W a = Lane::splat(s[i][kw], lane);
+        for (int h = 0; h < 2; ++h) load_words<M::HC>(b + h * M::HC, s + k * M::TW + M::col(tx, h));
 #pragma unroll
-            for (int c = 0; c < MC; ++c) {
-                const int j = tx + THREADS * c;
-                s[i][j] = Lane::addmin(a, s[k][j], s[i][j]);
-            }
+        for (int r = 0; r < M::MR; ++r) {
+            W* row = s + M::row(ty, r) * M::TW;
+            const W a = Lane::splat(row[kw], lane);
+#pragma unroll
+            for (int h = 0; h < 2; ++h)
+#pragma unroll
+                for (int c = 0; c < M::HC; ++c) {
+                    W* x = row + M::col(tx, h) + c;
+                    *x = Lane::addmin(a, b[h * M::HC + c], *x);
+                }
         }
         __syncthreads();
     }
-#pragma unroll
-    for (int r = 0; r < MR; ++r)
-#pragma unroll
-        for (int c = 0; c < MC; ++c) tile[(ty + THREADS * r) * ldw + tx + THREADS * c] = s[ty + THREADS * r][tx + THREADS * c];
+    for (int x = tid; x < M::TILE * (M::TW / M::VEC); x += THREADS * THREADS) {
+        const int r = x / (M::TW / M::VEC), w = (x % (M::TW / M::VEC)) * M::VEC;
+        copy_words<M::VEC>(tile + r * ldw + w, s + r * M::TW + w);
+    }
 }
 
 template <class Lane>
 __device__ void fw_dpx_minplus(typename Lane::W* d, long long ldw, int kb, int phase) {
     typedef typename Lane::W W;
-    constexpr int TW = TILE / Lane::L, MC = TW / THREADS, KW = KC / Lane::L;
+    typedef Micro<Lane> M;
+    constexpr int KW = KC / Lane::L;  // words of an A row per chunk
     int ci, cj;
     if (phase == 3) {
         ci = blockIdx.y;
@@ -112,41 +178,46 @@ __device__ void fw_dpx_minplus(typename Lane::W* d, long long ldw, int kb, int p
         ci = blockIdx.y == 0 ? kb : blockIdx.x;
         cj = blockIdx.y == 0 ? blockIdx.x : kb;
     }
-    __shared__ W sa[TILE][KW + 1];  // A(ci, kb) chunk: rows i, k's (+1: no bank conflicts)
-    __shared__ W sb[KC][TW];        // B(kb, cj) chunk: k's, word columns
+    __shared__ W sa[M::TILE][KC + 1];            // A(ci, kb) chunk, one splatted distance a word
+    __shared__ __align__(16) W sb[KC * M::TW];   // B(kb, cj) chunk: k's x words
     const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * THREADS + tx;
-    const W* a_tile = d + (long long)ci * TILE * ldw + (long long)kb * TW;
-    const W* b_tile = d + (long long)kb * TILE * ldw + (long long)cj * TW;
-    W* c_tile = d + (long long)ci * TILE * ldw + (long long)cj * TW;
-    W acc[MR][MC];
+    const W* a_tile = d + (long long)ci * M::TILE * ldw + (long long)kb * M::TW;
+    const W* b_tile = d + (long long)kb * M::TILE * ldw + (long long)cj * M::TW;
+    W* c_tile = d + (long long)ci * M::TILE * ldw + (long long)cj * M::TW;
+    W acc[M::MR][M::MC];
 #pragma unroll
-    for (int r = 0; r < MR; ++r)
+    for (int r = 0; r < M::MR; ++r)
 #pragma unroll
-        for (int c = 0; c < MC; ++c) acc[r][c] = c_tile[(ty + THREADS * r) * ldw + tx + THREADS * c];
-    for (int k0 = 0; k0 < TILE; k0 += KC) {
-        for (int x = tid; x < TILE * KW; x += THREADS * THREADS)
-            sa[x / KW][x % KW] = a_tile[(x / KW) * ldw + k0 / Lane::L + x % KW];
-        for (int x = tid; x < KC * TW; x += THREADS * THREADS)
-            sb[x / TW][x % TW] = b_tile[(k0 + x / TW) * ldw + x % TW];
+        for (int h = 0; h < 2; ++h)
+            load_words<M::HC>(acc[r] + h * M::HC, c_tile + M::row(ty, r) * ldw + M::col(tx, h));
+    for (int k0 = 0; k0 < M::TILE; k0 += KC) {
+        for (int x = tid; x < M::TILE * KW; x += THREADS * THREADS) {
+            const int i = x / KW, kw = x % KW;
+            const W w = a_tile[i * ldw + k0 / Lane::L + kw];
+#pragma unroll
+            for (int l = 0; l < Lane::L; ++l) sa[i][kw * Lane::L + l] = Lane::splat(w, l);
+        }
+        load_rows<Lane, KC>(sb, b_tile + k0 * ldw, ldw, tid);
         __syncthreads();
-#pragma unroll 4
+#pragma unroll 2
         for (int k = 0; k < KC; ++k) {
-            W a[MR], b[MC];
+            W a[M::MR], b[M::MC];
 #pragma unroll
-            for (int r = 0; r < MR; ++r) a[r] = Lane::splat(sa[ty + THREADS * r][k / Lane::L], k % Lane::L);
+            for (int r = 0; r < M::MR; ++r) a[r] = sa[M::row(ty, r)][k];
 #pragma unroll
-            for (int c = 0; c < MC; ++c) b[c] = sb[k][tx + THREADS * c];
+            for (int h = 0; h < 2; ++h) load_words<M::HC>(b + h * M::HC, sb + k * M::TW + M::col(tx, h));
 #pragma unroll
-            for (int r = 0; r < MR; ++r)
+            for (int r = 0; r < M::MR; ++r)
 #pragma unroll
-                for (int c = 0; c < MC; ++c) acc[r][c] = Lane::addmin(a[r], b[c], acc[r][c]);
+                for (int c = 0; c < M::MC; ++c) acc[r][c] = Lane::addmin(a[r], b[c], acc[r][c]);
         }
         __syncthreads();
     }
 #pragma unroll
-    for (int r = 0; r < MR; ++r)
+    for (int r = 0; r < M::MR; ++r)
 #pragma unroll
-        for (int c = 0; c < MC; ++c) c_tile[(ty + THREADS * r) * ldw + tx + THREADS * c] = acc[r][c];
+        for (int h = 0; h < 2; ++h)
+            store_words<M::HC>(c_tile + M::row(ty, r) * ldw + M::col(tx, h), acc[r] + h * M::HC);
 }
 
 #define FW_DPX_KERNELS(SUFFIX, LANE)                                                          \
@@ -154,7 +225,7 @@ __device__ void fw_dpx_minplus(typename Lane::W* d, long long ldw, int kb, int p
         fw_dpx_diagonal_##SUFFIX(LANE::W* d, long long ldw, int kb) {                         \
         fw_dpx_diagonal<LANE>(d, ldw, kb);                                                    \
     }                                                                                         \
-    __global__ void __launch_bounds__(THREADS * THREADS)                                      \
+    __global__ void __launch_bounds__(THREADS * THREADS, 2)                                   \
         fw_dpx_minplus_##SUFFIX(LANE::W* d, long long ldw, int kb, int phase) {               \
         fw_dpx_minplus<LANE>(d, ldw, kb, phase);                                              \
     }

@@ -218,21 +218,26 @@ class CSRGraph:
             setattr(dev, name, arr)
         return arr
 
-    def dense(self, ex, dtype=None, *, inf=None):
-        """Dense n x n weight matrix on the device: +inf (or ``inf``) off the arcs.
+    def dense(self, ex, dtype=None, *, inf=None, size=None):
+        """Dense weight matrix on the device: +inf (or ``inf``) off the arcs; ``size``
+        (>= n) pads it to size x size with ``inf`` rows and columns.
 
-        The diagonal keeps self-loop weights (callers decide how to treat it).
+        Built from the device CSR (the arcs' tails found by a search of indptr there),
+        so only the cached CSR crosses the bus, never m tail indices. The diagonal keeps
+        self-loop weights (callers decide how to treat it).
         """
         dtype = np.dtype(dtype or self.distance_dtype())
-        n = self.n
-        ex.require_bytes(n * n * dtype.itemsize, f"the dense {n}x{n} {dtype} matrix")
+        size = self.n if size is None else size
+        ex.require_bytes(size * size * dtype.itemsize,
+                         f"the dense {size}x{size} {dtype} matrix")
         if inf is None:
             inf = distance_inf(dtype)
         xp = ex.xp
-        mat = xp.full((n, n), inf, dtype=dtype)
+        mat = xp.full((size, size), inf, dtype=dtype)
         if self.m:
-            tails = np.repeat(np.arange(n, dtype=np.int64), np.diff(self.indptr))
-            mat[ex.asarray(tails), ex.asarray(self.indices)] = ex.asarray(self.weights.astype(dtype))
+            dev = self.on(ex)
+            tails = xp.searchsorted(dev.indptr, xp.arange(self.m), side="right") - 1
+            mat[tails, dev.indices] = dev.weights.astype(dtype)
         return mat
 
     def __repr__(self):

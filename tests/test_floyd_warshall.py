@@ -81,16 +81,20 @@ def test_predecessor_and_distance(device, method, seed, kw):
 
 @pytest.mark.parametrize("method", FW_METHODS)
 def test_several_tiles_and_padding(device, method):
-    """n = 150 crosses the 32- and 64-wide tile borders and pads the last tile."""
-    G = random_graph(8, n=150, p=0.03, negative=True)
+    """n = 300 crosses the 32-, 64- and 128-wide tile borders and pads the last tile."""
+    G = random_graph(8, n=300, p=0.015, negative=True)
     assert_matrix_equal(nx.floyd_warshall_numpy(G, backend="gpusp", method=method),
                         nx.floyd_warshall_numpy(G))
 
 
 @pytest.mark.parametrize("lane, weights", [("s16x2", "int"), ("s32", "int"), ("i64", "int"),
                                            ("f64", "float")])
-def test_dpx_lanes(device, lane, weights):
-    G = random_graph(9, n=70, p=0.1, weights=weights, negative=weights == "int")
+@pytest.mark.parametrize("n", [70, 300])
+def test_dpx_lanes(device, lane, weights, n):
+    """One tile, and three 128-tiles (five 64-tiles) with padding. The int16 lane holds
+    n = 300 only with weights 1..20 (path bound 2 * 299 * 20 < 0x3fff)."""
+    negative = weights == "int" and (lane != "s16x2" or n < 100)
+    G = random_graph(9, n=n, p=7 / n, weights=weights, negative=negative)
     assert_matrix_equal(nx.floyd_warshall_numpy(G, backend="gpusp", method="fw-dpx", lane=lane),
                         nx.floyd_warshall_numpy(G))
 
@@ -193,11 +197,12 @@ def _assert_valid_predecessors(d0, d, p, h, inf):
 @pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
 @pytest.mark.parametrize("lane", ["s16x2", "s32", "i64", "f64"])
 def test_dpx_kernels_match_twin(lane):
-    from nx_gpusp.ops.floyd_warshall_dpx import LANES
+    from nx_gpusp.ops.floyd_warshall_dpx import LANES, tile_of
 
-    dtype, inf, _ = LANES[lane]
+    dtype, inf = LANES[lane][:2]
     rng = np.random.default_rng(2)
-    gpu, cpu, d0 = _both(lambda: _random_distances(rng, 192, dtype, inf, density=0.05))
+    gpu, cpu, d0 = _both(lambda: _random_distances(rng, 3 * tile_of(lane), dtype, inf,
+                                                   density=0.05))
     for kb in range(3):
         for step in ("diagonal", 2, 3):
             out = []

@@ -34,6 +34,7 @@ _policy = {"can_run": weight_can_run, "should_run": dense_should_run}
 
 
 def _floyd_warshall(graph, *, keep_negative_diagonal, predecessors, method, options):
+    """Distances (and predecessors) on the executor's device, and the executor."""
     cfg = get_config()
     m = choose("floyd-warshall", method or cfg.floyd_warshall_method, graph, negative_ok=True)
     opts = m.check_options(options or {})
@@ -42,10 +43,11 @@ def _floyd_warshall(graph, *, keep_negative_diagonal, predecessors, method, opti
     ex = get_executor()
     d, p = m.load()(ex, graph, keep_negative_diagonal=keep_negative_diagonal,
                     predecessors=predecessors, **opts)
-    return ex.to_host(d), (None if p is None else ex.to_host(p))
+    return ex, d, p
 
 
 def _float_matrix(d):
+    """float64 distances with inf for "no path" (NumPy or CuPy alike)."""
     if d.dtype.kind == "f":
         return d
     out = d.astype(np.float64)
@@ -64,12 +66,13 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight", *, method=None, **op
         perm = np.array([graph.index_of(v) if v in graph else -1 for v in nodelist])
         if (perm < 0).any():
             raise nx.NetworkXError("nodelist must contain every node in G with no repeats.")
-    d, _ = _floyd_warshall(graph, keep_negative_diagonal=False, predecessors=False,
-                           method=method, options=options)
-    d = _float_matrix(d)
+    ex, d, _ = _floyd_warshall(graph, keep_negative_diagonal=False, predecessors=False,
+                               method=method, options=options)
+    d = _float_matrix(d)  # on the device: one n x n transfer, of the final matrix
     if nodelist is not None:
-        d = d[np.ix_(perm, perm)]
-    return d
+        perm = ex.asarray(perm)
+        d = d[perm[:, None], perm[None, :]]
+    return ex.to_host(d)
 
 
 def _infinite_default():
@@ -101,14 +104,14 @@ def _predecessor_dicts(graph, p):
 @networkx_algorithm(**_policy)
 def floyd_warshall_predecessor_and_distance(G, weight="weight", *, method=None, **options):
     graph = as_csr(G, weight)
-    d, p = _floyd_warshall(graph, keep_negative_diagonal=True, predecessors=True,
-                           method=method, options=options)
-    return _predecessor_dicts(graph, p), _distance_dicts(graph, d)
+    ex, d, p = _floyd_warshall(graph, keep_negative_diagonal=True, predecessors=True,
+                               method=method, options=options)
+    return _predecessor_dicts(graph, ex.to_host(p)), _distance_dicts(graph, ex.to_host(d))
 
 
 @networkx_algorithm(**_policy)
 def floyd_warshall(G, weight="weight", *, method=None, **options):
     graph = as_csr(G, weight)
-    d, _ = _floyd_warshall(graph, keep_negative_diagonal=True, predecessors=False,
-                           method=method, options=options)
-    return _distance_dicts(graph, d)
+    ex, d, _ = _floyd_warshall(graph, keep_negative_diagonal=True, predecessors=False,
+                               method=method, options=options)
+    return _distance_dicts(graph, ex.to_host(d))

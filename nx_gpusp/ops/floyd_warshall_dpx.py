@@ -6,17 +6,22 @@ import numpy as np
 
 from .base import CudaKernelTable, scalar
 
-__all__ = ["CudaOps", "NumpyOps", "TILE", "LANES"]
+__all__ = ["CudaOps", "NumpyOps", "LANES", "tile_of"]
 
-TILE = 64
-
-# lane -> (storage dtype, INF sentinel, distances per 32/64-bit word)
+# lane -> (storage dtype, INF sentinel, distances per 32/64-bit word, tile side): the
+# 32-bit lanes keep an 8x8 register micro-tile per thread (128-tiles), the 64-bit
+# lanes a 4x4 one (64-tiles), as kernels/floyd_warshall_dpx.cu's Lane structs say
 LANES = {
-    "s16x2": (np.dtype(np.int16), 0x3FFF, 2),
-    "s32": (np.dtype(np.int32), 0x3FFFFFFF, 1),
-    "i64": (np.dtype(np.int64), np.iinfo(np.int64).max, 1),
-    "f64": (np.dtype(np.float64), np.inf, 1),
+    "s16x2": (np.dtype(np.int16), 0x3FFF, 2, 128),
+    "s32": (np.dtype(np.int32), 0x3FFFFFFF, 1, 128),
+    "i64": (np.dtype(np.int64), np.iinfo(np.int64).max, 1, 64),
+    "f64": (np.dtype(np.float64), np.inf, 1, 64),
 }
+SHARED_DEFAULT = 48 * 1024  # bytes a block may use without opting in
+
+
+def tile_of(lane):
+    return LANES[lane][3]
 
 
 class CudaOps(CudaKernelTable):
@@ -30,12 +35,17 @@ class CudaOps(CudaKernelTable):
         return w, scalar(w.shape[1], np.int64)
 
     def fw_dpx_diagonal(self, d, lane, kb):
+        """One block closes tile (kb, kb) in dynamic shared memory (64 KiB for s32)."""
         w, ldw = self._words(d, lane)
-        self.kernel(f"fw_dpx_diagonal_{lane}")((1,), (16, 16), (w, ldw, scalar(kb, np.int32)))
+        shared = tile_of(lane) ** 2 * d.dtype.itemsize
+        fn = self.kernel(f"fw_dpx_diagonal_{lane}")
+        if shared > SHARED_DEFAULT and fn.max_dynamic_shared_size_bytes < shared:
+            fn.max_dynamic_shared_size_bytes = shared
+        fn((1,), (16, 16), (w, ldw, scalar(kb, np.int32)), shared_mem=shared)
 
     def fw_dpx_minplus(self, d, lane, kb, phase):
         w, ldw = self._words(d, lane)
-        nt = d.shape[0] // TILE
+        nt = d.shape[0] // tile_of(lane)
         grid = (nt, 2) if phase == 2 else (nt, nt)
         self.kernel(f"fw_dpx_minplus_{lane}")(grid, (16, 16), (
             w, ldw, scalar(kb, np.int32), scalar(phase, np.int32)))
@@ -53,25 +63,30 @@ def _addmin(a, b, c, lane):
     return np.minimum(s, c)
 
 
+def _block(lane, kb):
+    """The rows (or columns) of k-block ``kb``."""
+    return slice(kb * tile_of(lane), (kb + 1) * tile_of(lane))
+
+
 class NumpyOps:
     def __init__(self, executor):
         self.ex = executor
 
     def fw_dpx_diagonal(self, d, lane, kb):
-        t = slice(kb * TILE, (kb + 1) * TILE)
+        t = _block(lane, kb)
         tile = d[t, t]
-        for k in range(TILE):
+        for k in range(tile_of(lane)):
             np.copyto(tile, _addmin(tile[:, k, None], tile[None, k, :], tile, lane))
 
     def fw_dpx_minplus(self, d, lane, kb, phase):
         """Phase 2: row and column strips of k-block kb times the closed diagonal tile;
         phase 3: every tile through k-block kb (the strips are closed: no change)."""
-        t = slice(kb * TILE, (kb + 1) * TILE)
+        t = _block(lane, kb)
         if phase == 2:
             self._strips(d, lane, t)
             return
         a, b = d[:, t].copy(), d[t, :].copy()
-        for k in range(TILE):
+        for k in range(tile_of(lane)):
             np.copyto(d, _addmin(a[:, k, None], b[None, k, :], d, lane))
 
     @staticmethod
@@ -79,6 +94,6 @@ class NumpyOps:
         diag = d[t, t].copy()
         row, col = d[t, :], d[:, t]
         row_in, col_in = row.copy(), col.copy()
-        for k in range(TILE):
+        for k in range(tile_of(lane)):
             np.copyto(row, _addmin(diag[:, k, None], row_in[None, k, :], row, lane))
             np.copyto(col, _addmin(col_in[:, k, None], diag[None, k, :], col, lane))

@@ -10,7 +10,7 @@ float64 (float32 sums would not match NetworkX's). With predecessors the simpler
 import numpy as np
 
 from ...methods import Method, register
-from ...ops.floyd_warshall_dpx import LANES, TILE
+from ...ops.floyd_warshall_dpx import LANES, tile_of
 from .floyd_warshall import blocked_floyd_warshall, refuse_negative_diagonal
 from .potentials import refuse_negative_cycles
 
@@ -46,17 +46,12 @@ def choose_lane(graph, requested="auto"):
 
 
 def padded_matrix(ex, graph, lane):
-    """N x N storage matrix, N = n rounded up to TILE: arc weights, 0 on the real
+    """N x N storage matrix, N = n rounded up to the lane's tile: arc weights, 0 on the real
     diagonal (negative cycles, hence negative self-loops, are refused first), INF
     elsewhere and on the padding."""
-    dtype, inf, _ = LANES[lane]
-    n = graph.n
-    size = -(-n // TILE) * TILE
-    ex.require_bytes(size * size * dtype.itemsize, f"the padded {size}x{size} {dtype} matrix")
-    d = ex.xp.full((size, size), inf, dtype=dtype)
-    if graph.m:
-        tails = np.repeat(np.arange(n, dtype=np.int64), np.diff(graph.indptr))
-        d[ex.asarray(tails), ex.asarray(graph.indices)] = ex.asarray(graph.weights.astype(dtype))
+    dtype, inf = LANES[lane][:2]
+    n, tile = graph.n, tile_of(lane)
+    d = graph.dense(ex, dtype, inf=inf, size=-(-n // tile) * tile)
     diag = ex.xp.arange(n)
     d[diag, diag] = 0
     return d
@@ -70,7 +65,7 @@ def dpx_floyd_warshall(ex, graph, *, keep_negative_diagonal, predecessors, lane=
     refuse_negative_cycles(ex, graph)
     d = padded_matrix(ex, graph, lane)
     ops = ex.ops("floyd_warshall_dpx")
-    for kb in range(d.shape[0] // TILE):
+    for kb in range(d.shape[0] // tile_of(lane)):
         ops.fw_dpx_diagonal(d, lane, kb)
         ops.fw_dpx_minplus(d, lane, kb, 2)
         ops.fw_dpx_minplus(d, lane, kb, 3)
