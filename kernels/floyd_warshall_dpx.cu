@@ -28,15 +28,14 @@
 //                                              closed diagonal tile; phase 3: grid
 //                                              (nt, nt), every tile (i, j) off row and
 //                                              column kb: C(i,j) = min(C, A(i,kb) B(kb,j)).
-// The panels are streamed through shared memory in chunks of KC = 16 k's, double
-// buffered with cp.async (the next chunk is in flight while this one is used), both as
-// stored (s16x2 words are split into the two distances when read). In phase 2 C is one
-// of the panels, which is safe because every thread has read all chunks before any
-// thread stores C.
+// The panels are streamed through shared memory in chunks of KC = 32 k's: A row-major
+// with each distance splatted to a full word (no unpacking in the inner loop), B as
+// stored. In phase 2 C is one of the panels, which is safe because every thread has
+// read all chunks before any thread stores C.
 #include "common.cuh"
 
 #define THREADS 16
-#define KC 16
+#define KC 32
 
 struct LaneS16x2 {
     typedef unsigned int W;
@@ -164,24 +163,11 @@ __device__ void fw_dpx_diagonal(typename Lane::W* d, long long ldw, int kb) {
     }
 }
 
-// 16 bytes global -> shared without passing through registers (sm_80+), in groups
-__device__ __forceinline__ void cp_async16(void* smem, const void* gmem) {
-    const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem));
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int PENDING>
-__device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING)); }
-
 template <class Lane>
 __device__ void fw_dpx_minplus(typename Lane::W* d, long long ldw, int kb, int phase) {
     typedef typename Lane::W W;
     typedef Micro<Lane> M;
-    // chunks of KC k's, double-buffered: chunk c + 1 is in flight while chunk c is used
-    constexpr int KCW = KC / Lane::L;             // words of an A row per chunk
-    constexpr int SA = KCW + M::VEC;              // A row stride: 16-byte aligned, and the
-                                                  // two rows a warp reads hit other banks
-    constexpr int CHUNKS = M::TILE / KC;
+    constexpr int KW = KC / Lane::L;  // words of an A row per chunk
     int ci, cj;
     if (phase == 3) {
         ci = blockIdx.y;
@@ -192,57 +178,41 @@ __device__ void fw_dpx_minplus(typename Lane::W* d, long long ldw, int kb, int p
         ci = blockIdx.y == 0 ? kb : blockIdx.x;
         cj = blockIdx.y == 0 ? blockIdx.x : kb;
     }
-    __shared__ __align__(16) W sa[2][M::TILE * SA];  // A(ci, kb) chunks, as stored
-    __shared__ __align__(16) W sb[2][KC * M::TW];    // B(kb, cj) chunks: k's x words
+    __shared__ W sa[M::TILE][KC + 1];            // A(ci, kb) chunk, one splatted distance a word
+    __shared__ __align__(16) W sb[KC * M::TW];   // B(kb, cj) chunk: k's x words
     const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * THREADS + tx;
     const W* a_tile = d + (long long)ci * M::TILE * ldw + (long long)kb * M::TW;
     const W* b_tile = d + (long long)kb * M::TILE * ldw + (long long)cj * M::TW;
     W* c_tile = d + (long long)ci * M::TILE * ldw + (long long)cj * M::TW;
-    auto load_chunk = [&](int buf, int c) {
-        constexpr int A_PIECES = KCW / M::VEC, B_PIECES = M::TW / M::VEC;
-        for (int x = tid; x < M::TILE * A_PIECES; x += THREADS * THREADS) {
-            const int i = x / A_PIECES, w = (x % A_PIECES) * M::VEC;
-            cp_async16(sa[buf] + i * SA + w, a_tile + i * ldw + c * KCW + w);
-        }
-        for (int x = tid; x < KC * B_PIECES; x += THREADS * THREADS) {
-            const int k = x / B_PIECES, w = (x % B_PIECES) * M::VEC;
-            cp_async16(sb[buf] + k * M::TW + w, b_tile + (c * KC + k) * ldw + w);
-        }
-        cp_async_commit();
-    };
     W acc[M::MR][M::MC];
 #pragma unroll
     for (int r = 0; r < M::MR; ++r)
 #pragma unroll
         for (int h = 0; h < 2; ++h)
             load_words<M::HC>(acc[r] + h * M::HC, c_tile + M::row(ty, r) * ldw + M::col(tx, h));
-    load_chunk(0, 0);
-    for (int c = 0; c < CHUNKS; ++c) {
-        if (c + 1 < CHUNKS) {
-            load_chunk((c + 1) & 1, c + 1);
-            cp_async_wait<1>();
-        } else {
-            cp_async_wait<0>();
+    for (int k0 = 0; k0 < M::TILE; k0 += KC) {
+        for (int x = tid; x < M::TILE * KW; x += THREADS * THREADS) {
+            const int i = x / KW, kw = x % KW;
+            const W w = a_tile[i * ldw + k0 / Lane::L + kw];
+#pragma unroll
+            for (int l = 0; l < Lane::L; ++l) sa[i][kw * Lane::L + l] = Lane::splat(w, l);
         }
+        load_rows<Lane, KC>(sb, b_tile + k0 * ldw, ldw, tid);
         __syncthreads();
-        const W* a_chunk = sa[c & 1];
-        const W* b_chunk = sb[c & 1];
-#pragma unroll 1
+#pragma unroll 2
         for (int k = 0; k < KC; ++k) {
             W a[M::MR], b[M::MC];
 #pragma unroll
+            for (int r = 0; r < M::MR; ++r) a[r] = sa[M::row(ty, r)][k];
+#pragma unroll
+            for (int h = 0; h < 2; ++h) load_words<M::HC>(b + h * M::HC, sb + k * M::TW + M::col(tx, h));
+#pragma unroll
             for (int r = 0; r < M::MR; ++r)
-                a[r] = Lane::splat(a_chunk[M::row(ty, r) * SA + k / Lane::L], k % Lane::L);
 #pragma unroll
-            for (int h = 0; h < 2; ++h) load_words<M::HC>(b + h * M::HC, b_chunk + k * M::TW + M::col(tx, h));
-#pragma unroll
-            for (int r = 0; r < M::MR; ++r)
-#pragma unroll
-                for (int c2 = 0; c2 < M::MC; ++c2) acc[r][c2] = Lane::addmin(a[r], b[c2], acc[r][c2]);
+                for (int c = 0; c < M::MC; ++c) acc[r][c] = Lane::addmin(a[r], b[c], acc[r][c]);
         }
-        __syncthreads();  // every thread is done with this buffer before it is refilled
+        __syncthreads();
     }
-    // C may be a panel (phase 2): every chunk was read, by every thread, before this
 #pragma unroll
     for (int r = 0; r < M::MR; ++r)
 #pragma unroll
