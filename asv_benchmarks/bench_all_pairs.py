@@ -5,7 +5,7 @@ all-pairs SSSP on a sparse graph (every sssp method, one source after another)."
 import networkx as nx
 import numpy as np
 
-from nx_gpusp.bench import FW_PEER_MAX_N, PEERS, kernel_runner, median_time, peer_runner
+from nx_gpusp.bench import PEERS, kernel_runner, median_time, peer_runner, peer_skip_reason
 
 from . import workloads as W
 
@@ -26,8 +26,9 @@ class FloydWarshall:
         self.case = W.case_of(workload, "floyd-warshall")
         self.graph = W.load_graph(self.case)
         if impl in PEERS:
-            if self.graph.n > FW_PEER_MAX_N[impl]:
-                raise NotImplementedError(f"{impl} skipped: n > {FW_PEER_MAX_N[impl]}")
+            reason = peer_skip_reason(impl, "floyd-warshall", self.graph)
+            if reason:
+                raise NotImplementedError(reason)
             self.run = peer_runner(impl, "floyd-warshall", self.graph)
         else:
             self.run = kernel_runner("floyd-warshall", W.method("floyd-warshall", impl),
@@ -44,8 +45,9 @@ class FloydWarshall:
     track_minplus_gops.unit = "Gops/s"
 
     def track_speedup_vs_scipy(self, workload, impl):
-        if self.graph.n > FW_PEER_MAX_N["scipy"]:
-            raise NotImplementedError("SciPy Floyd-Warshall skipped at this size")
+        reason = peer_skip_reason("scipy", "floyd-warshall", self.graph)
+        if reason:
+            raise NotImplementedError(reason)
         mine = median_time(self.run, [None] * 3)[0]
         scipy = W.scipy_median(self.case, self.graph, [None] * 3, lambda: median_time(
             peer_runner("scipy", "floyd-warshall", self.graph), [None] * 3)[0])

@@ -5,9 +5,10 @@ graph, one asv run, so ratios compare like with like."""
 import statistics
 
 import networkx as nx
+import numpy as np
 
-from nx_gpusp.bench import (NX_MAX_ARCS, PEERS, PER_VERTEX_MAX_N, kernel_runner, median_time,
-                            peer_runner, pick_sources, reached_arcs)
+from nx_gpusp.bench import (PEERS, PER_VERTEX_MAX_N, kernel_runner, median_time,
+                            peer_runner, peer_skip_reason, pick_sources, reached_arcs)
 
 from . import workloads as W
 
@@ -35,8 +36,9 @@ class _SingleSource:
 
     def runner(self, impl):
         if impl in PEERS:
-            if impl == "networkx" and self.graph.m > NX_MAX_ARCS:
-                raise NotImplementedError(f"NetworkX skipped above {NX_MAX_ARCS} arcs")
+            reason = peer_skip_reason(impl, self.problem, self.graph)
+            if reason:
+                raise NotImplementedError(reason)
             return peer_runner(impl, self.problem, self.graph)
         method = W.method(self.problem, impl)
         if method.iterations_per_vertex and self.graph.n > PER_VERTEX_MAX_N:
@@ -53,15 +55,19 @@ class _SingleSource:
 
     def track_gteps(self, workload, impl):
         _, times, results = self._median(self.run)
-        if impl == "networkx":  # dicts: count the reached part from SciPy's distances
-            scipy = peer_runner("scipy", self.problem, self.graph)
-            results = [scipy(s) for s in self.sources[1:]]
-        host = [self.ex.to_host(r) if impl not in PEERS else r for r in results]
-        return statistics.median(reached_arcs(self.graph, h) / t
-                                 for h, t in zip(host, times)) / 1e9
+        g = self.graph
+        if impl == "networkx":  # dicts: the reached vertices are their keys
+            degree = np.diff(g.indptr)
+            arcs = [int(degree[[g.index_of(v) for v in r]].sum()) for r in results]
+        else:
+            arcs = [reached_arcs(g, r if impl in PEERS else self.ex.to_host(r)) for r in results]
+        return statistics.median(a / t for a, t in zip(arcs, times)) / 1e9
     track_gteps.unit = "GTEPS"
 
     def track_speedup_vs_scipy(self, workload, impl):
+        reason = peer_skip_reason("scipy", self.problem, self.graph)
+        if reason:
+            raise NotImplementedError(reason)
         mine = self._median(self.run)[0]
         scipy = W.scipy_median(self.case, self.graph, self.sources, lambda: self._median(
             peer_runner("scipy", self.problem, self.graph))[0])

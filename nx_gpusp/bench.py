@@ -42,6 +42,9 @@ __all__ = ["WORKLOADS", "Case", "PEERS", "kernel_runner", "peer_runner", "e2e_ru
 PEERS = ("networkx", "scipy")
 NX_MAX_ARCS = 3_000_000  # NetworkX rows are skipped above this many arcs
 FW_PEER_MAX_N = {"networkx": 1024, "scipy": 2048}  # O(n^3) on one core: skipped above
+# SciPy's johnson (and bellman_ford) run the textbook O(n m) Bellman-Ford: ~3 ns per
+# n*m on one core (measured on rome99 with potentials), ~10 minutes a call on NY
+SCIPY_BF_MAX_WORK = 10**10
 
 
 @dataclass(frozen=True)
@@ -129,6 +132,18 @@ def scipy_matrix(graph):
     # explicit zero weights stay arcs: csgraph reads the stored entries
     return sp.csr_matrix((graph.weights.astype(np.float64), graph.indices, graph.indptr),
                          shape=(graph.n, graph.n))
+
+
+def peer_skip_reason(peer, problem, graph):
+    """Why ``peer`` is not run on ``graph`` for ``problem`` (None: it is run)."""
+    if problem == "floyd-warshall" and graph.n > FW_PEER_MAX_N[peer]:
+        return f"{peer} skipped: n={graph.n} > {FW_PEER_MAX_N[peer]} (O(n^3) on one core)"
+    if peer == "networkx" and graph.m > NX_MAX_ARCS:
+        return f"NetworkX skipped: {graph.m} arcs > {NX_MAX_ARCS}"
+    if peer == "scipy" and problem == "bellman-ford" and graph.n * graph.m > SCIPY_BF_MAX_WORK:
+        return (f"SciPy skipped: johnson's Bellman-Ford is O(n m), n*m = {graph.n * graph.m:.2g}"
+                f" > {SCIPY_BF_MAX_WORK:.0g} (minutes a call)")
+    return None
 
 
 def peer_runner(peer, problem, graph, G=None):
@@ -248,17 +263,15 @@ def run_case(case, *, device, n_sources=5, repeat=3, skip_networkx=False, log=pr
     if skip_networkx:
         nx_note = "NetworkX skipped (--no-networkx)"
     elif graph.m > NX_MAX_ARCS:
-        nx_note = f"NetworkX skipped: {graph.m} arcs > {NX_MAX_ARCS}"
+        nx_note = peer_skip_reason("networkx", case.problem, graph)
     else:
         G = to_networkx(graph)
 
     reference = None  # SciPy distances of the timed sources, for the 'agrees' check
     for peer in ("scipy", "networkx"):
-        note = None
+        note = peer_skip_reason(peer, case.problem, graph)
         if peer == "networkx" and G is None:
             note = nx_note
-        elif fw and graph.n > FW_PEER_MAX_N[peer]:
-            note = f"{peer} skipped: n={graph.n} > {FW_PEER_MAX_N[peer]} (O(n^3) on one core)"
         if note:
             rows.append({"impl": peer, "note": note})
             continue
