@@ -14,8 +14,7 @@ nx.config.warnings_to_ignore.add("cache")
 PER_THREAD_MAX_N = 2048  # one-thread-per-source Dijkstra reads n**2 entries per source
 
 
-class FloydWarshall:
-    params = [W.workloads("floyd-warshall"), W.method_names("floyd-warshall") + list(PEERS)]
+class _FloydWarshallCase:
     param_names = ["workload", "impl"]
     number = 1
     repeat = (2, 10, 60.0)
@@ -35,8 +34,18 @@ class FloydWarshall:
                                      self.graph, W.executor())
         W.warm_up(self.run, key=f"{self.case.label}:floyd-warshall:{impl}")
 
+
+class FloydWarshall(_FloydWarshallCase):
+    params = [W.workloads("floyd-warshall"), W.method_names("floyd-warshall") + list(PEERS)]
+
     def time_floyd_warshall(self, workload, impl):
         self.run()
+
+
+class FloydWarshallRates(_FloydWarshallCase):
+    """Min-plus ops/s and speed-up over SciPy, for W.subset_names and the peers."""
+
+    params = [W.workloads("floyd-warshall"), W.subset_names("floyd-warshall") + list(PEERS)]
 
     def track_minplus_gops(self, workload, impl):
         """n**3 min-plus operations per second, in 10**9."""

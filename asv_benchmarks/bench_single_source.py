@@ -7,8 +7,8 @@ import statistics
 import networkx as nx
 import numpy as np
 
-from nx_gpusp.bench import (PEERS, PER_VERTEX_MAX_N, kernel_runner, median_time,
-                            peer_runner, peer_skip_reason, pick_sources, reached_arcs)
+from nx_gpusp.bench import (PEERS, kernel_runner, median_time, peer_runner, peer_skip_reason,
+                            pick_sources, reached_arcs)
 
 from . import workloads as W
 
@@ -41,9 +41,9 @@ class _SingleSource:
                 raise NotImplementedError(reason)
             return peer_runner(impl, self.problem, self.graph)
         method = W.method(self.problem, impl)
-        if method.iterations_per_vertex and self.graph.n > PER_VERTEX_MAX_N:
+        if method.iterations_per_vertex and self.graph.n > W.PER_VERTEX_MAX_N:
             raise NotImplementedError(f"{impl}: n host iterations, skipped above "
-                                      f"{PER_VERTEX_MAX_N} vertices (as in nx_gpusp.bench)")
+                                      f"{W.PER_VERTEX_MAX_N} vertices (nx_gpusp.bench times it)")
         return kernel_runner(self.problem, method, self.graph, self.ex)
 
     def next_source(self):
@@ -52,6 +52,10 @@ class _SingleSource:
 
     def _median(self, run):
         return median_time(run, self.sources)
+
+
+class _Rates:
+    """GTEPS and speed-up over SciPy (classes named ...Rates, on W.subset_names)."""
 
     def track_gteps(self, workload, impl):
         _, times, results = self._median(self.run)
@@ -85,6 +89,11 @@ class SSSP(_SingleSource):
         self.run(self.next_source())
 
 
+class SSSPRates(_Rates, _SingleSource):
+    problem = "sssp"
+    params = [W.workloads("sssp"), W.subset_names("sssp") + list(PEERS)]
+
+
 class BellmanFord(_SingleSource):
     """Negative weights without negative cycles (datasets.with_potentials)."""
 
@@ -93,3 +102,8 @@ class BellmanFord(_SingleSource):
 
     def time_bellman_ford(self, workload, impl):
         self.run(self.next_source())
+
+
+class BellmanFordRates(_Rates, _SingleSource):
+    problem = "bellman-ford"
+    params = [W.workloads("bellman-ford"), W.subset_names("bellman-ford") + list(PEERS)]

@@ -9,8 +9,8 @@
 #   NX_GPUSP_COMMIT            commit the results belong to (the lead's HEAD); needed
 #                              when the device copy has no .git
 #   NX_GPUSP_BENCH_WORKLOADS   comma list of workloads (asv_benchmarks/workloads.py)
-#   ASV_BENCH                  classes to run, space-separated (default: all six, cheap
-#                              first), e.g. "bench_all_pairs.FloydWarshall"
+#   ASV_BENCH                  classes to run, space-separated (default: all nine),
+#                              e.g. "bench_all_pairs.FloydWarshall"
 #   ASV_TIME                   seconds allowed for all `asv run`s (default 240)
 #   BENCH_TIME                 seconds allowed for nx_gpusp.bench (default 60; 0: skip)
 #   ASV_MACHINE                machine name for the results folder (default: GPU name)
@@ -49,8 +49,9 @@ python3 -m asv machine --yes --machine "$MACHINE" >/dev/null
 # one `asv run` per class, each saving (and asv merging) its results as it ends, so a
 # class stopped by the time limit loses only itself
 CLASSES=${ASV_BENCH:-"bench_networkx_calls.Convert bench_all_pairs.FloydWarshall
-    bench_all_pairs.AllPairsSSSP bench_single_source.BellmanFord bench_single_source.SSSP
-    bench_networkx_calls.EndToEnd"}
+    bench_all_pairs.FloydWarshallRates bench_single_source.SSSP bench_single_source.SSSPRates
+    bench_networkx_calls.EndToEnd bench_all_pairs.AllPairsSSSP bench_single_source.BellmanFord
+    bench_single_source.BellmanFordRates"}
 deadline=$(( $(date +%s) + ${ASV_TIME:-240} ))
 : > "$OUT/asv-run.log"
 for cls in $CLASSES; do
