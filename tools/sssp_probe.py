@@ -2,7 +2,6 @@
 already on the device; median over sources. The full side-by-side table is
 ``python -m nx_gpusp.bench``. Usage: python tools/sssp_probe.py [method ...]"""
 
-import glob
 import statistics
 import sys
 import tarfile
@@ -80,8 +79,6 @@ for spec in names[:1]:
 
 if "-DNF_PROFILE" in os.environ.get("NX_GPUSP_NVRTC_OPTIONS", ""):
     import cupy as cp
-
-    from nx_gpusp.ops.near_far import CudaOps
 
     table = ex.ops("near_far")
     ptr = table._module.get_global("nf_profile")
