@@ -1,9 +1,13 @@
 """python -m nx_gpusp.bench: the table lists every registered method, and the
-distances of every method agree with SciPy's."""
+distances of every method agree with SciPy's; the rules that keep peers and slow
+calls from stalling a benchmark run."""
 
 import json
 import subprocess
 import sys
+import time
+
+import pytest
 
 from nx_gpusp.methods import methods_for
 
@@ -38,3 +42,47 @@ def test_bench_plot_or_clear_message(tmp_path):
         assert "needs matplotlib" in proc.stderr
     else:
         assert png.stat().st_size > 0
+
+
+def test_peer_skip_reason_rules_out_what_cannot_finish():
+    from types import SimpleNamespace
+
+    from nx_gpusp.bench import NX_MAX_ARCS, SCIPY_BF_MAX_WORK, peer_skip_reason
+
+    ny = SimpleNamespace(n=264_346, m=730_100)  # NY with potentials: n*m ~ 1.9e11
+    assert ny.n * ny.m > SCIPY_BF_MAX_WORK
+    assert "O(n m)" in peer_skip_reason("scipy", "bellman-ford", ny)
+    assert peer_skip_reason("scipy", "sssp", ny) is None
+    assert peer_skip_reason("networkx", "bellman-ford", ny) is None
+    assert "arcs" in peer_skip_reason("networkx", "sssp", SimpleNamespace(n=10, m=NX_MAX_ARCS + 1))
+    assert "O(n^3)" in peer_skip_reason("scipy", "floyd-warshall", SimpleNamespace(n=4096, m=1))
+    assert peer_skip_reason("scipy", "floyd-warshall", SimpleNamespace(n=1024, m=1)) is None
+
+
+def test_asv_warm_up_skips_slow_calls_once(tmp_path, monkeypatch):
+    """A call over the limit is cut off (SIGALRM at 5x) and reported as skipped; the
+    verdict is kept, so the next benchmark with the same key skips without calling."""
+    monkeypatch.setenv("NX_GPUSP_BENCH_CACHE", str(tmp_path))
+    from asv_benchmarks import workloads as W
+
+    calls = []
+
+    def slow():
+        calls.append(1)
+        time.sleep(30)
+
+    t0 = time.perf_counter()
+    with pytest.raises(NotImplementedError, match="left out of the asv run"):
+        W.warm_up(slow, slow=0.05, key="case:sssp:slow")
+    assert time.perf_counter() - t0 < 5 and len(calls) == 1
+    with pytest.raises(NotImplementedError):
+        W.warm_up(slow, slow=0.05, key="case:sssp:slow")
+    assert len(calls) == 1
+    W.warm_up(lambda: calls.append(2), slow=1.0, key="case:sssp:fast")
+    assert calls == [1, 2]
+
+    def too_big():
+        raise MemoryError("needs 520.6 GiB")
+
+    with pytest.raises(NotImplementedError, match="520.6 GiB"):
+        W.warm_up(too_big, key="case:sssp:big")
