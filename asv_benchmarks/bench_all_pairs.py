@@ -5,7 +5,8 @@ all-pairs SSSP on a sparse graph (every sssp method, one source after another)."
 import networkx as nx
 import numpy as np
 
-from nx_gpusp.bench import PEERS, kernel_runner, median_time, peer_runner, peer_skip_reason
+from nx_gpusp.bench import (PEERS, all_pairs_runner, kernel_runner, median_time, peer_runner,
+                            peer_skip_reason)
 
 from . import workloads as W
 
@@ -105,20 +106,10 @@ class AllPairsSSSP:
             if method.iterations_per_vertex and g.n > PER_THREAD_MAX_N:
                 raise NotImplementedError(f"{impl}: n array scans of n per source thread, "
                                           f"skipped above {PER_THREAD_MAX_N} vertices")
-            self.run = self.all_pairs_runner(method, g, W.executor())
+            solve = all_pairs_runner(method, g, W.executor())
+            sources = np.arange(g.n)
+            self.run = lambda: solve(sources)
         W.warm_up(self.run, slow=W.SLOW_ALL_PAIRS_S, key=f"{workload}:all-pairs:{impl}")
-
-    @staticmethod
-    def all_pairs_runner(method, graph, ex):
-        solve, options = method.load(), method.check_options({})
-        graph.on(ex)
-        sources = np.arange(graph.n)
-
-        def run():
-            for _batch in solve(ex, graph, sources, want_pred=False, **options):
-                pass
-            ex.synchronize()
-        return run
 
     def time_all_pairs(self, workload, impl):
         self.run()

@@ -67,8 +67,8 @@ def warm_up(run, *args, slow=SLOW_S, key=None):
     """Call ``run(*args)`` once (compilation, first allocations); if that took longer
     than ``slow`` seconds, once more, and skip the benchmark (NotImplementedError, which
     asv reports as skipped) if it is still slow. A call is interrupted (SIGALRM) after
-    five times ``slow``: NetworkX's Bellman-Ford on a road graph with negative arcs runs
-    for minutes. With ``key``, a slow verdict is kept in the cache folder, so the other
+    five times ``slow``, so that a peer or method that runs for minutes (as SciPy's
+    O(n m) johnson did on NY with potentials) costs seconds. With ``key``, a slow verdict is kept in the cache folder, so the other
     benchmarks of the same class and parameters skip without calling it again."""
     import json
     import signal

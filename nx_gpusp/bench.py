@@ -36,8 +36,9 @@ from .executor import get_executor
 from .methods import methods_for
 from .solvers.sssp import distance_inf
 
-__all__ = ["WORKLOADS", "Case", "PEERS", "kernel_runner", "peer_runner", "e2e_runner",
-           "reached_arcs", "pick_sources", "median_time", "run_case", "main"]
+__all__ = ["WORKLOADS", "Case", "PEERS", "kernel_runner", "all_pairs_runner", "peer_runner",
+           "peer_skip_reason", "e2e_runner", "reached_arcs", "pick_sources", "median_time",
+           "run_case", "main"]
 
 PEERS = ("networkx", "scipy")
 NX_MAX_ARCS = 3_000_000  # NetworkX rows are skipped above this many arcs
@@ -106,11 +107,12 @@ def methods_of(problem):
 
 
 # -- runners: each returns a callable(source) -> host distances (or None) -------------
-def kernel_runner(problem, method, graph, ex):
+def kernel_runner(problem, method, graph, ex, options=None):
     """The solver on the device-resident graph, synchronised; distances stay on the
-    device (fetch them with ``ex.to_host`` outside the timed region)."""
+    device (fetch them with ``ex.to_host`` outside the timed region). ``options``: the
+    method's keyword options (e.g. {"lane": "s16x2"} for fw-dpx)."""
     solve = method.load()
-    options = method.check_options({})
+    options = method.check_options(options or {})
     graph.on(ex)  # upload outside the timed region
     if problem == "floyd-warshall":
         def run(_source=None):
@@ -123,6 +125,26 @@ def kernel_runner(problem, method, graph, ex):
             result = solve(ex, graph, [source], want_pred=False, **options)
             ex.synchronize()
             return result.dist
+    return run
+
+
+def all_pairs_runner(method, graph, ex, keep=()):
+    """An "all-pairs" method on a list of sources, distances left on the device,
+    synchronised: run(sources) -> ({source: device copy of its row, for the sources
+    in ``keep``}, number of batches)."""
+    solve, options = method.load(), method.check_options({})
+    graph.on(ex)  # upload outside the timed region
+    keep = set(keep)
+
+    def run(sources):
+        kept, batches = {}, 0
+        for batch in solve(ex, graph, np.asarray(sources), want_pred=False, **options):
+            batches += 1
+            for k, s in enumerate(batch.sources.tolist()):
+                if s in keep:
+                    kept[s] = batch.dist[k].copy()
+        ex.synchronize()
+        return kept, batches
     return run
 
 

@@ -28,7 +28,6 @@ Usage: python3 tools/all_pairs_claims.py [--device {auto,cuda,cpu}] [--small]
 """
 
 import argparse
-import dataclasses
 import json
 import statistics
 import sys
@@ -79,32 +78,6 @@ def timed_runs(run, repeat, *, warm=None):
         if times[-1] > bench.SLOW_CALL_S:
             break
     return statistics.median(times), times, out
-
-
-def sources_runner(method, graph, ex, keep=()):
-    """An "all-pairs" method on chosen sources, distances left on the device,
-    synchronised (bench_all_pairs.AllPairsSSSP.all_pairs_runner, for any source list).
-    run(sources) -> ({source: device copy of its row, for sources in keep}, batches)."""
-    solve, options = method.load(), method.check_options({})
-    graph.on(ex)
-    keep = set(keep)
-
-    def run(sources):
-        kept, batches = {}, 0
-        for batch in solve(ex, graph, np.asarray(sources), want_pred=False, **options):
-            batches += 1
-            for k, s in enumerate(batch.sources.tolist()):
-                if s in keep:
-                    kept[s] = batch.dist[k].copy()
-        ex.synchronize()
-        return kept, batches
-    return run
-
-
-def with_defaults(method, **defaults):
-    """The Method with other option defaults (bench.kernel_runner takes no options)."""
-    opts = {k: (defaults.get(k, d), doc) for k, (d, doc) in method.options.items()}
-    return dataclasses.replace(method, options=opts)
 
 
 # -- output ----------------------------------------------------------------------------
@@ -195,7 +168,7 @@ def gnutella(ex, size, repeat):
                                        "of n per source thread)")
             continue
         try:
-            run = sources_runner(method, graph, ex)
+            run = bench.all_pairs_runner(method, graph, ex)
             t, times, (_, batches) = timed_runs(lambda: run(everyone), repeat,
                                                 warm=lambda: run(everyone[:8]))
             row(what, t, times, note=f"{batches} batch(es)")
@@ -311,7 +284,7 @@ def many_sources(ex, size, repeat):
     out = {"graph": label, "n": graph.n, "m": graph.m, "sources": len(sources),
            "all_pairs_method": apm.name, "sssp_method": ssm.name, "rows": table.rows}
 
-    run = sources_runner(apm, graph, ex, keep=check)
+    run = bench.all_pairs_runner(apm, graph, ex, keep=check)
     ta, times, (kept, batches) = timed_runs(lambda: run(sources), repeat,
                                             warm=lambda: run(srcs[:8]))
     table.add([f"(a) {apm.name} on {len(sources)} sources", ms(ta), len(times),
@@ -373,7 +346,7 @@ def fw_lanes(ex, size, repeat):
             table.add([lane, weights, None, None, None, None, note16], lane=lane, note=note16)
             continue
         try:
-            run = bench.kernel_runner("floyd-warshall", with_defaults(fw, lane=lane), graph, ex)
+            run = bench.kernel_runner("floyd-warshall", fw, graph, ex, {"lane": lane})
             t, times, results = bench.median_time(run, [None] * (repeat + 1),
                                                   slow=bench.SLOW_CALL_S)
             d = ex.to_host(results[-1])
