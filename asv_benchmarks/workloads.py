@@ -84,14 +84,15 @@ def warm_up(run, *args, slow=SLOW_S, key=None):
                 t0 = time.perf_counter()
                 signal.setitimer(signal.ITIMER_REAL, 5 * slow)
                 try:
-                    run(*args)
+                    try:
+                        run(*args)
+                    finally:  # an alarm due just as run returns is caught below too
+                        signal.setitimer(signal.ITIMER_REAL, 0)
                 except MemoryError as exc:  # a method that cannot hold this graph says so
                     raise NotImplementedError(str(exc)) from exc
                 except _TooSlow:
                     took = time.perf_counter() - t0
                     break
-                finally:
-                    signal.setitimer(signal.ITIMER_REAL, 0)
                 took = time.perf_counter() - t0
                 if took <= slow:
                     return
