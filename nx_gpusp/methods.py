@@ -64,7 +64,7 @@ def methods_for(problem):
 AUTO = {
     "sssp": lambda graph, negative: "near-far",
     "floyd-warshall": lambda graph, negative: "fw-dpx",
-    "all-pairs": lambda graph, negative: "batched-frontier",
+    "all-pairs": lambda graph, negative: "batched-spmm",
 }
 
 

@@ -12,8 +12,8 @@ from nx_gpusp.executor import Executor, cuda_available
 
 # every all-pairs method, the automatic choice, a Floyd-Warshall method (length
 # functions only) and a single-source method run one source at a time
-METHODS = ["batched-frontier", "apsp-concurrent", "dijkstra-per-thread", None, "frontier"]
-NEGATIVE_METHODS = ["batched-frontier", "apsp-concurrent", None, "frontier"]
+METHODS = ["batched-spmm", "batched-frontier", "apsp-concurrent", "dijkstra-per-thread", None, "frontier"]
+NEGATIVE_METHODS = ["batched-spmm", "batched-frontier", "apsp-concurrent", None, "frontier"]
 CASES = graph_cases(8, seed=11)
 
 
@@ -85,7 +85,7 @@ def test_negative_cycle(device, method):
             nx.johnson(NEGATIVE_CYCLE, backend="gpusp", method=method)
 
 
-@pytest.mark.parametrize("method", ["batched-frontier", "apsp-concurrent",
+@pytest.mark.parametrize("method", ["batched-spmm", "batched-frontier", "apsp-concurrent",
                                     "dijkstra-per-thread", None])
 @pytest.mark.parametrize("kw", [dict(negative=True, zero_fraction=0.3),
                                 dict(negative=True, weights="float"),
@@ -103,6 +103,7 @@ def test_johnson(device, method, kw):
 
 
 @pytest.mark.parametrize("method, options", [("batched-frontier", {"batch": 3}),
+                                             ("batched-spmm", {"batch": 3}),
                                              ("apsp-concurrent", {"streams": 3, "block_size": 32})])
 def test_chunked_sources(device, method, options):
     """Sources split into several chunks (and streams) give the same answers."""
@@ -184,3 +185,35 @@ def test_dijkstra_per_thread_matches_twin(dtype):
         out.append((ex.to_host(dist), ex.to_host(pred)))
     np.testing.assert_array_equal(out[0][0], out[1][0])
     np.testing.assert_array_equal(out[0][1], out[1][1])
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+@pytest.mark.parametrize("weights, scale, lane", [("int", 1, np.int32), ("int", 10**8, np.int64),
+                                                  ("float", 1, np.float64)])
+def test_batched_spmm_matches_twin(weights, scale, lane):
+    """Converged distances and tight-arc predecessors of the CUDA rounds equal the twin's,
+    on several chunks of sources (300 sources: 3 int32 chunks, 5 of the 64-bit ones)."""
+    from types import SimpleNamespace
+
+    from nx_gpusp.convert import from_networkx
+    from nx_gpusp.solvers.apsp.spmm import SpmmBatch, storage_dtype
+
+    G = random_graph(9, n=300, p=0.02, weights=weights)
+    for _, _, d in G.edges(data=True):
+        d["weight"] = d["weight"] * scale + 1  # positive: predecessors from tight arcs
+    graph = from_networkx(G, "weight")
+    assert storage_dtype(graph) == lane
+    out = []
+    for ex in (Executor("cuda"), Executor("cpu")):
+        rg = graph.reverse.on(ex)
+        arcs = SimpleNamespace(indptr=rg.indptr, indices=rg.indices, n=rg.n,
+                               weights=rg.weights.astype(lane))
+        run = SpmmBatch(ex, graph, arcs, np.arange(graph.n), np.dtype(lane))
+        run.run()
+        batch = run.result(want_pred=True)
+        out.append((ex.to_host(batch.dist), ex.to_host(batch.pred), run.rounds))
+    (dg, pg, _), (dc, pc, rounds) = out
+    np.testing.assert_array_equal(dg, dc)
+    np.testing.assert_array_equal(pg, pc)
+    assert rounds > 4 and (pc >= 0).sum() > graph.n
