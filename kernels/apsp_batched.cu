@@ -37,7 +37,7 @@ __global__ void relax_batch_frontier(const long long* __restrict__ indptr,
             if (cand > cutoff || !(cand < dist[v])) continue;
             const T old = atomic_min(&dist[v], cand);
             if (cand < old && atomicExch(&lowered[v], round) != round) {
-                next_frontier[atomicAdd(next_size, 1ULL)] = v;
+                next_frontier[append_slot(next_size)] = v;
             }
         }
     }

@@ -34,7 +34,7 @@ __global__ void relax_frontier(const long long* __restrict__ indptr,
             if (cand > cutoff || !(cand < dist[v])) continue;
             const T old = atomic_min(&dist[v], cand);
             if (cand < old && atomicExch(&lowered[v], round) != round) {
-                next_frontier[atomicAdd(next_size, 1)] = v;
+                next_frontier[append_slot(next_size)] = v;
             }
         }
     }

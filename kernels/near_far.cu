@@ -40,7 +40,7 @@ template <typename T> struct RelaxVisitor {
     __device__ __forceinline__ void apply(int /*u*/, int v, T cand, T dv) const {
         if (cand > cutoff || !(cand < dv)) return;
         const T old = atomic_min(&dist[v], cand);
-        if (cand < old && atomicExch(&stamp[v], round) != round) next_v[atomicAdd(next_count, 1)] = v;
+        if (cand < old && atomicExch(&stamp[v], round) != round) next_v[append_slot(next_count)] = v;
     }
 };
 
@@ -139,7 +139,7 @@ __device__ T snapshot_and_carry(const int* cv, const T* cd, int size, T thr, con
         const T du = cd[i];
         const int u = cv[i];
         if (du < thr || dist[u] != du) continue;  // lowered this round: its new entry is appended
-        const int slot = n_new + atomicAdd(carry_count, 1);
+        const int slot = n_new + append_slot(carry_count);
         nv[slot] = u;
         nd[slot] = du;
         local = du < local ? du : local;

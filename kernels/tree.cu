@@ -30,7 +30,7 @@ __global__ void tight_arc_bfs_step(const long long* __restrict__ indptr,
             const int v = indices[e];
             if (pred[v] != UNCLAIMED || du + weights[e] != dist[v]) continue;
             if (atomicCAS(&pred[v], UNCLAIMED, u) == UNCLAIMED) {
-                next_frontier[atomicAdd(next_size, 1)] = v;
+                next_frontier[append_slot(next_size)] = v;
             }
         }
     }
