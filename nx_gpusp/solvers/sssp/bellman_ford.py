@@ -86,12 +86,17 @@ def source_flags(ex, n, sources):
     return flag
 
 
-def jacobi_rounds(ex, graph, sources, round_, *, cutoff, want_pred, early_exit=True):
+def jacobi_rounds(ex, graph, sources, round_, *, cutoff, want_pred, early_exit=True,
+                  start=None):
     """Rounds of ``round_(prev, scratch, pred or None, cutoff, changed) -> (prev, scratch)``
     (relax from prev; predecessors by the snapshot rule when pred is given; set changed[0]
     when a distance is lowered) until a round lowers nothing, with the round bound and
-    pointer-jumping verdicts. Without early_exit only rounds >= n are looked at."""
+    pointer-jumping verdicts. Without early_exit only rounds >= n are looked at.
+    ``start``: (dist, pred) of a run handed over by another method (non-negative
+    weights only: the round bound counts from here), instead of the sources' state."""
     _g, prev, pred, srcs, cut = round_state(ex, graph, sources, cutoff)
+    if start is not None:
+        prev, pred = start
     scratch = prev.copy()
     changed = ex.xp.zeros(1, dtype=np.int32)
     track_pred = want_pred or graph.has_negative_weights
