@@ -1,32 +1,26 @@
-"""Developer probe: kernel time of each SSSP method on NY (synthetic weights), graph
-already on the device; median over sources. The full side-by-side table is
-``python -m nx_gpusp.bench``. Usage: python tools/sssp_probe.py [method ...]"""
+"""Developer probe: kernel time of SSSP methods (with options) on benchmark workloads,
+graph already on the device; median over sources, with each run's statistics (rounds,
+launches) and a check against SciPy. The full side-by-side table is
+``python -m nx_gpusp.bench``.
 
+Usage: python tools/sssp_probe.py [--workload W]... [--sources N] [spec ...]
+  spec: a method name, optionally with options, e.g. near-far:grid_target=524288,block_cap=1
+  (want_pred=1 asks for predecessors). Default workload NY-synthetic, default specs: every
+  sssp method. With NX_GPUSP_NVRTC_OPTIONS=-DNF_PROFILE, near-far's single-block phases
+  are also profiled (cycles per round).
+"""
+
+import argparse
+import os
 import statistics
-import sys
-import tarfile
 import time
-from pathlib import Path
 
 import numpy as np
+import scipy.sparse.csgraph as cg
 
+from nx_gpusp import bench
 from nx_gpusp.executor import get_executor
-from nx_gpusp.graph import CSRGraph
 from nx_gpusp.methods import get_method, methods_for
-
-import os
-
-data = Path(os.environ.get("NX_GPUSP_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "data"))
-with tarfile.open(data / "dimacs9" / "NY-synthetic-weights.txt.tar.gz") as tf:
-    member = tf.getmembers()[0]
-    raw = tf.extractfile(member).read().split(b"\n", 2)
-n = int(raw[0])
-arr = np.array(raw[2].split(), dtype=np.int64).reshape(-1, 3)
-g = CSRGraph.from_edge_arrays(n, arr[:, 0], arr[:, 1], arr[:, 2])
-ex = get_executor()
-g.on(ex)
-# arguments: method names, each optionally with options: near-far:block_cap=1,want_pred=1
-names = sys.argv[1:] or [m.name for m in methods_for("sssp")]
 
 
 def parse(spec):
@@ -37,57 +31,65 @@ def parse(spec):
         kw[key] = int(val) if val.lstrip("-").isdigit() else val
     return name, kw
 
-rng = np.random.default_rng(0)
-sources = rng.integers(0, n, 7).tolist()
-import scipy.sparse as sp
-import scipy.sparse.csgraph as cg
 
-A = sp.csr_matrix((g.weights.astype(float), g.indices, g.indptr), shape=(n, n))
-t = []
-for s in sources[:3]:
-    t0 = time.perf_counter(); ref = cg.dijkstra(A, indices=s); t.append(time.perf_counter() - t0)
-print(f"{'scipy dijkstra':24s} {statistics.median(t)*1e3:9.2f} ms", flush=True)
-for spec in names:
+def probe(ex, graph, spec, sources, reference):
     name, kw = parse(spec)
     want_pred = bool(kw.pop("want_pred", 0))
     solver = get_method("sssp", name).load()
+    solver(ex, graph, [sources[0]], want_pred=want_pred, **kw)  # warm-up (compilation)
     times, stats = [], None
-    try:
-        solver(ex, g, [sources[0]], want_pred=want_pred, **kw)  # warm-up (compilation)
-        for s in sources:
-            ex.synchronize()
-            t0 = time.perf_counter()
-            r = solver(ex, g, [s], want_pred=want_pred, **kw)
-            ex.synchronize()
-            times.append(time.perf_counter() - t0)
-            stats = r.stats
-        ok = np.array_equal(np.where(ex.to_host(r.dist) == np.iinfo(np.int64).max, np.inf,
-                                     ex.to_host(r.dist)), cg.dijkstra(A, indices=sources[-1]))
-        print(f"{spec:24s} {statistics.median(times)*1e3:9.2f} ms  correct={ok} {stats}", flush=True)
-    except Exception as exc:  # report and go on to the next method
-        print(f"{spec:24s} FAILED {type(exc).__name__}: {exc}", flush=True)
+    for s in sources[1:]:
+        ex.synchronize()
+        t0 = time.perf_counter()
+        r = solver(ex, graph, [s], want_pred=want_pred, **kw)
+        ex.synchronize()
+        times.append(time.perf_counter() - t0)
+        stats = r.stats
+    ok = np.array_equal(bench._as_float(ex.to_host(r.dist)), reference)
+    return statistics.median(times), ok, stats
 
-tiny = CSRGraph.from_edge_arrays(3, [0, 1], [1, 2], [1, 1])
-for spec in names[:1]:
-    solver = get_method("sssp", parse(spec)[0]).load()
-    solver(ex, tiny, [0], want_pred=False)
-    t = []
-    for _ in range(20):
-        t0 = time.perf_counter(); solver(ex, tiny, [0], want_pred=False); ex.synchronize()
-        t.append(time.perf_counter() - t0)
-    print(f"fixed overhead of {spec} (3-node graph): {statistics.median(t)*1e3:.3f} ms")
 
-if "-DNF_PROFILE" in os.environ.get("NX_GPUSP_NVRTC_OPTIONS", ""):
+def nf_profile(ex, graph, source):
     import cupy as cp
 
-    table = ex.ops("near_far")
-    ptr = table._module.get_global("nf_profile")
+    ptr = ex.ops("near_far")._module.get_global("nf_profile")
     prof = cp.ndarray((4,), dtype=cp.int64, memptr=ptr)
     prof[:] = 0
-    r = get_method("sssp", "near-far").load()(ex, g, [sources[0]], want_pred=False)
+    r = get_method("sssp", "near-far").load()(ex, graph, [source], want_pred=False)
     ex.synchronize()
     cyc = prof.get()
-    rounds = r.stats["rounds"]
     print("near-far block phases, cycles/round (reset, relax, snapshot+carry, adapt):",
-          (cyc / rounds).round(0).tolist(), "total ms at 1.98 GHz:", round(cyc.sum() / 1.98e6, 2))
-    del CudaOps
+          (cyc / r.stats["rounds"]).round(0).tolist(),
+          "total ms at 1.98 GHz:", round(cyc.sum() / 1.98e6, 2))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--workload", action="append", choices=sorted(bench.WORKLOADS))
+    parser.add_argument("--sources", type=int, default=7)
+    parser.add_argument("specs", nargs="*")
+    args = parser.parse_args()
+    specs = args.specs or [m.name for m in methods_for("sssp")]
+    ex = get_executor()
+    for workload in args.workload or ["NY-synthetic"]:
+        graph = bench.WORKLOADS[workload][0].build()
+        graph.on(ex)
+        sources = bench.pick_sources(graph, args.sources)
+        A = bench.scipy_matrix(graph)
+        t0 = time.perf_counter()
+        reference = cg.dijkstra(A, indices=sources[-1])
+        print(f"## {workload}: {graph.n} nodes, {graph.m} arcs; scipy dijkstra (one source) "
+              f"{(time.perf_counter() - t0) * 1e3:.1f} ms", flush=True)
+        for spec in specs:
+            try:
+                med, ok, stats = probe(ex, graph, spec, sources, reference)
+                print(f"{spec:44s} {med * 1e3:9.2f} ms  correct={ok} {stats}", flush=True)
+            except Exception as exc:  # report and go on to the next spec
+                print(f"{spec:44s} FAILED {type(exc).__name__}: {exc}", flush=True)
+        if "-DNF_PROFILE" in os.environ.get("NX_GPUSP_NVRTC_OPTIONS", ""):
+            nf_profile(ex, graph, sources[1])
+
+
+if __name__ == "__main__":
+    main()
