@@ -35,7 +35,7 @@ class Convert:
 
 
 class EndToEnd:
-    params = [W.workloads("e2e"), W.subset_names("sssp") + ["networkx"]]
+    params = [W.workloads("e2e"), W.e2e_names() + ["networkx"]]
     param_names = ["workload", "impl"]
     number = 1
     repeat = (3, 10, 20.0)
