@@ -14,6 +14,7 @@ CUDA_TYPE = {
 
 BLOCK = 256
 MAX_BLOCKS = 65535 * 8
+SHARED_DEFAULT = 48 * 1024  # dynamic shared memory a launch gets without opting in
 
 
 def scalar(value, dtype):
@@ -43,6 +44,16 @@ class CudaKernelTable:
             full = name if dtype is None else f"{name}<{CUDA_TYPE[np.dtype(dtype)]}>"
             fn = self._module.get_function(full)
             self._cache[key] = fn
+        return fn
+
+    def kernel_with_shared(self, name, dtype, shared_bytes):
+        """The kernel, allowed ``shared_bytes`` of dynamic shared memory (the opt-in
+        above 48 KiB is set once per kernel, not read back on every launch)."""
+        fn = self.kernel(name, dtype)
+        key = ("shared", name, None if dtype is None else np.dtype(dtype))
+        if shared_bytes > self._cache.get(key, SHARED_DEFAULT):
+            fn.max_dynamic_shared_size_bytes = shared_bytes
+            self._cache[key] = shared_bytes
         return fn
 
     def launch(self, name, work_items, args, dtype=None, block=BLOCK):

@@ -17,7 +17,6 @@ LANES = {
     "i64": (np.dtype(np.int64), np.iinfo(np.int64).max, 1, 64),
     "f64": (np.dtype(np.float64), np.inf, 1, 64),
 }
-SHARED_DEFAULT = 48 * 1024  # bytes a block may use without opting in
 
 
 def tile_of(lane):
@@ -38,9 +37,7 @@ class CudaOps(CudaKernelTable):
         """One block closes tile (kb, kb) in dynamic shared memory (64 KiB for s32)."""
         w, ldw = self._words(d, lane)
         shared = tile_of(lane) ** 2 * d.dtype.itemsize
-        fn = self.kernel(f"fw_dpx_diagonal_{lane}")
-        if shared > SHARED_DEFAULT and fn.max_dynamic_shared_size_bytes < shared:
-            fn.max_dynamic_shared_size_bytes = shared
+        fn = self.kernel_with_shared(f"fw_dpx_diagonal_{lane}", None, shared)
         fn((1,), (16, 16), (w, ldw, scalar(kb, np.int32)), shared_mem=shared)
 
     def fw_dpx_minplus(self, d, lane, kb, phase):
