@@ -16,6 +16,26 @@
 // distance, so each row's predecessors form a shortest-path tree.
 #include "common.cuh"
 
+// visit(u, entry of v, cand) for every arc (u, v) leaving the frontier entries (ids
+// s * n + u), cand = the entry's snapshot plus the arc weight; v's entry is in the same
+// source's row.
+template <typename T, typename Visit>
+__device__ __forceinline__ void for_batch_frontier_arcs(const long long* __restrict__ indptr,
+                                                        const int* __restrict__ indices,
+                                                        const T* __restrict__ weights, int n,
+                                                        const long long* __restrict__ frontier,
+                                                        const T* __restrict__ frontier_dist,
+                                                        long long size, Visit visit) {
+    for (long long i = global_thread_id(); i < size; i += grid_stride()) {
+        const long long id = frontier[i];
+        const long long row = id - id % n;
+        const int u = static_cast<int>(id % n);
+        const T du = frontier_dist[i];
+        const long long end = indptr[u + 1];
+        for (long long e = indptr[u]; e < end; ++e) visit(u, row + indices[e], du + weights[e]);
+    }
+}
+
 template <typename T>
 __global__ void relax_batch_frontier(const long long* __restrict__ indptr,
                                      const int* __restrict__ indices,
@@ -25,22 +45,14 @@ __global__ void relax_batch_frontier(const long long* __restrict__ indptr,
                                      T* dist, int* lowered, int round,
                                      long long* next_frontier,
                                      unsigned long long* next_size, T cutoff) {
-    for (long long i = global_thread_id(); i < size; i += grid_stride()) {
-        const long long id = frontier[i];
-        const long long row = id - id % n;
-        const int u = static_cast<int>(id % n);
-        const T du = frontier_dist[i];
-        const long long end = indptr[u + 1];
-        for (long long e = indptr[u]; e < end; ++e) {
-            const long long v = row + indices[e];
-            const T cand = du + weights[e];
-            if (cand > cutoff || !(cand < dist[v])) continue;
-            const T old = atomic_min(&dist[v], cand);
-            if (cand < old && atomicExch(&lowered[v], round) != round) {
-                next_frontier[append_slot(next_size)] = v;
-            }
+    for_batch_frontier_arcs(indptr, indices, weights, n, frontier, frontier_dist, size,
+                            [&](int, long long v, T cand) {
+        if (cand > cutoff || !(cand < dist[v])) return;
+        const T old = atomic_min(&dist[v], cand);
+        if (cand < old && atomicExch(&lowered[v], round) != round) {
+            next_frontier[append_slot(next_size)] = v;
         }
-    }
+    });
 }
 
 template <typename T>
@@ -52,17 +64,10 @@ __global__ void record_batch_predecessors(const long long* __restrict__ indptr,
                                           long long size, const T* __restrict__ dist,
                                           const int* __restrict__ lowered, int round,
                                           int* pred) {
-    for (long long i = global_thread_id(); i < size; i += grid_stride()) {
-        const long long id = frontier[i];
-        const long long row = id - id % n;
-        const int u = static_cast<int>(id % n);
-        const T du = frontier_dist[i];
-        const long long end = indptr[u + 1];
-        for (long long e = indptr[u]; e < end; ++e) {
-            const long long v = row + indices[e];
-            if (lowered[v] == round && du + weights[e] == dist[v]) pred[v] = u;
-        }
-    }
+    for_batch_frontier_arcs(indptr, indices, weights, n, frontier, frontier_dist, size,
+                            [&](int u, long long v, T cand) {
+        if (lowered[v] == round && cand == dist[v]) pred[v] = u;
+    });
 }
 
 template <typename T>

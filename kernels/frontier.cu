@@ -16,6 +16,23 @@
 // = last round in which the vertex was lowered (-1 never); pred[n] int32.
 #include "common.cuh"
 
+// visit(u, v, cand) for every arc (u, v) leaving the frontier entries, cand = the
+// entry's snapshot plus the arc weight (grid-stride over entries, arcs in CSR order).
+template <typename T, typename Visit>
+__device__ __forceinline__ void for_frontier_arcs(const long long* __restrict__ indptr,
+                                                  const int* __restrict__ indices,
+                                                  const T* __restrict__ weights,
+                                                  const int* __restrict__ frontier,
+                                                  const T* __restrict__ frontier_dist,
+                                                  int frontier_size, Visit visit) {
+    for (long long i = global_thread_id(); i < frontier_size; i += grid_stride()) {
+        const int u = frontier[i];
+        const T du = frontier_dist[i];
+        const long long end = indptr[u + 1];
+        for (long long e = indptr[u]; e < end; ++e) visit(u, indices[e], du + weights[e]);
+    }
+}
+
 template <typename T>
 __global__ void relax_frontier(const long long* __restrict__ indptr,
                                const int* __restrict__ indices,
@@ -24,20 +41,14 @@ __global__ void relax_frontier(const long long* __restrict__ indptr,
                                const T* __restrict__ frontier_dist, int frontier_size,
                                T* dist, int* lowered, int round, int* next_frontier,
                                int* next_size, T cutoff) {
-    for (long long i = global_thread_id(); i < frontier_size; i += grid_stride()) {
-        const int u = frontier[i];
-        const T du = frontier_dist[i];
-        const long long end = indptr[u + 1];
-        for (long long e = indptr[u]; e < end; ++e) {
-            const int v = indices[e];
-            const T cand = du + weights[e];
-            if (cand > cutoff || !(cand < dist[v])) continue;
-            const T old = atomic_min(&dist[v], cand);
-            if (cand < old && atomicExch(&lowered[v], round) != round) {
-                next_frontier[append_slot(next_size)] = v;
-            }
+    for_frontier_arcs(indptr, indices, weights, frontier, frontier_dist, frontier_size,
+                      [&](int, int v, T cand) {
+        if (cand > cutoff || !(cand < dist[v])) return;
+        const T old = atomic_min(&dist[v], cand);
+        if (cand < old && atomicExch(&lowered[v], round) != round) {
+            next_frontier[append_slot(next_size)] = v;
         }
-    }
+    });
 }
 
 template <typename T>
@@ -48,15 +59,10 @@ __global__ void record_predecessors(const long long* __restrict__ indptr,
                                     const T* __restrict__ frontier_dist, int frontier_size,
                                     const T* __restrict__ dist,
                                     const int* __restrict__ lowered, int round, int* pred) {
-    for (long long i = global_thread_id(); i < frontier_size; i += grid_stride()) {
-        const int u = frontier[i];
-        const T du = frontier_dist[i];
-        const long long end = indptr[u + 1];
-        for (long long e = indptr[u]; e < end; ++e) {
-            const int v = indices[e];
-            if (lowered[v] == round && du + weights[e] == dist[v]) pred[v] = u;
-        }
-    }
+    for_frontier_arcs(indptr, indices, weights, frontier, frontier_dist, frontier_size,
+                      [&](int u, int v, T cand) {
+        if (lowered[v] == round && cand == dist[v]) pred[v] = u;
+    });
 }
 
 template <typename T>
