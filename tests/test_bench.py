@@ -86,3 +86,13 @@ def test_asv_warm_up_skips_slow_calls_once(tmp_path, monkeypatch):
 
     with pytest.raises(NotImplementedError, match="520.6 GiB"):
         W.warm_up(too_big, key="case:sssp:big")
+
+
+def test_asv_track_with_skipped_peer_is_not_applicable(capsys):
+    """A rate against a skipped peer is asv's "n/a" (NaN), not a failure, and says why."""
+    import math
+
+    from asv_benchmarks import workloads as W
+
+    assert math.isnan(W.peer_unavailable("SciPy skipped: minutes a call"))
+    assert "minutes a call" in capsys.readouterr().err
