@@ -1,10 +1,10 @@
 """All-pairs functions of networkx.algorithms.shortest_paths.weighted (generators, as in
 NetworkX) and ``johnson``, with many sources in flight at once.
 
-A method is an "all-pairs" method (nx_gpusp.solvers.apsp: batched-frontier,
+A method is an "all-pairs" method (nx_gpusp.solvers.apsp: batched-spmm, batched-frontier,
 apsp-concurrent, dijkstra-per-thread), a Floyd-Warshall method (length functions only)
 or an "sssp" method (one source at a time). ``method="auto"`` runs Floyd-Warshall for
-the length functions on dense graphs whose matrix fits, else batched-frontier. Results
+the length functions on dense graphs whose matrix fits, else batched-spmm. Results
 stream in source chunks sized to free device memory.
 """
 
