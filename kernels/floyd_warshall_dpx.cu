@@ -9,6 +9,8 @@
 // B = (n-1) * max|w| on every simple-path length):
 //   s16x2: two int16 per word, __viaddmin_s16x2; INF = 0x3fff, needs 2B < INF. TILE 128.
 //   s32:   int32, __viaddmin_s32;                INF = 0x3fffffff, needs 2B < INF. TILE 128.
+//   f32:   float, IEEE (inf + x = inf), FADD + FMNMX; only for integral float weights
+//          with 2B <= 2^24, where every sum is exact (so equal to NetworkX's float64). TILE 128.
 //   i64:   int64, saturating add (INF = INT64_MAX absorbs).                       TILE 64.
 //   f64:   double, IEEE (inf + x = inf).                                          TILE 64.
 // For s16x2/s32 "no arc" is the finite sentinel INF: every stored value stays in
@@ -48,6 +50,12 @@ struct LaneS32 {
     static constexpr int L = 1, TILE = 128;
     __device__ static W splat(W w, int) { return w; }
     __device__ static W addmin(W a, W b, W c) { return __viaddmin_s32(a, b, c); }
+};
+struct LaneF32 {
+    typedef float W;
+    static constexpr int L = 1, TILE = 128;
+    __device__ static W splat(W w, int) { return w; }
+    __device__ static W addmin(W a, W b, W c) { return fminf(a + b, c); }
 };
 struct LaneI64 {
     typedef long long W;
@@ -238,5 +246,6 @@ __device__ void fw_dpx_minplus(typename Lane::W* d, long long ldw, int kb, int p
 
 FW_DPX_KERNELS(s16x2, LaneS16x2)
 FW_DPX_KERNELS(s32, LaneS32)
+FW_DPX_KERNELS(f32, LaneF32)
 FW_DPX_KERNELS(i64, LaneI64)
 FW_DPX_KERNELS(f64, LaneF64)

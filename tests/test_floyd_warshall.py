@@ -88,15 +88,40 @@ def test_several_tiles_and_padding(device, method):
 
 
 @pytest.mark.parametrize("lane, weights", [("s16x2", "int"), ("s32", "int"), ("i64", "int"),
-                                           ("f64", "float")])
+                                           ("f32", "integral float"), ("f64", "float")])
 @pytest.mark.parametrize("n", [70, 300])
 def test_dpx_lanes(device, lane, weights, n):
     """One tile, and three 128-tiles (five 64-tiles) with padding. The int16 lane holds
-    n = 300 only with weights 1..20 (path bound 2 * 299 * 20 < 0x3fff)."""
-    negative = weights == "int" and (lane != "s16x2" or n < 100)
-    G = random_graph(9, n=n, p=7 / n, weights=weights, negative=negative)
+    n = 300 only with weights 1..20 (path bound 2 * 299 * 20 < 0x3fff); the float32 lane
+    takes float weights that are integers (negative ones too)."""
+    negative = weights != "float" and (lane != "s16x2" or n < 100)
+    G = random_graph(9, n=n, p=7 / n, weights="float" if weights == "float" else "int",
+                     negative=negative)
+    if weights == "integral float":
+        for _, _, d in G.edges(data=True):
+            d["weight"] = float(d["weight"])
+        from nx_gpusp.convert import from_networkx
+        from nx_gpusp.solvers.apsp.floyd_warshall_dpx import choose_lane
+
+        assert choose_lane(from_networkx(G, "weight")) == "f32"  # what auto picks
     assert_matrix_equal(nx.floyd_warshall_numpy(G, backend="gpusp", method="fw-dpx", lane=lane),
                         nx.floyd_warshall_numpy(G))
+
+
+def test_dpx_f32_lane_only_where_exact():
+    """Float weights with a fraction, or integral ones whose sums pass 2**24, stay in f64."""
+    from nx_gpusp.graph import CSRGraph
+    from nx_gpusp.solvers.apsp.floyd_warshall_dpx import choose_lane
+
+    def graph(w):
+        return CSRGraph.from_edge_arrays(3, [0, 1], [1, 2], np.array(w, dtype=np.float64))
+
+    assert choose_lane(graph([1.0, -2.0])) == "f32"
+    assert choose_lane(graph([1.5, 2.0])) == "f64"
+    assert choose_lane(graph([2.0 ** 22, 1.0])) == "f32"  # 2 * (n-1) * 2**22 = 2**24
+    assert choose_lane(graph([2.0 ** 23, 1.0])) == "f64"  # 2**25 > 2**24
+    with pytest.raises(ValueError, match="cannot hold"):
+        choose_lane(graph([0.5, 1.0]), "f32")
 
 
 def test_dpx_lane_must_fit(device):
@@ -195,7 +220,7 @@ def _assert_valid_predecessors(d0, d, p, h, inf):
 
 @pytest.mark.gpu
 @pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
-@pytest.mark.parametrize("lane", ["s16x2", "s32", "i64", "f64"])
+@pytest.mark.parametrize("lane", ["s16x2", "s32", "f32", "i64", "f64"])
 def test_dpx_kernels_match_twin(lane):
     from nx_gpusp.ops.floyd_warshall_dpx import LANES, tile_of
 

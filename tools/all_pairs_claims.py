@@ -13,8 +13,9 @@ Three sections, each in its own try/except (a failure is printed, the rest still
   sources   1,024 sources on the 1M-vertex 7-random-predecessor graph: the default
             all-pairs (batched) method on all of them vs separate calls of the default
             sssp method (timed on a subset, scaled linearly). Target: >= 8x.
-  fw        fw-dpx lanes at n = 8192: s16x2 and s32 (and i64) on weights 1, f64 on float
-            weights; ms and min-plus ops/s = n^3 / t.
+  fw        fw-dpx lanes at n = 8192: s16x2 and s32 (and i64) on weights 1, f32 on the
+            same weights as floats (1.0), f64 on float weights; ms and min-plus ops/s =
+            n^3 / t.
 
 Every time is seconds of wall clock with the device synchronised before the clock stops
 (time.perf_counter); medians over the repeats shown in the "runs" column. A run longer
@@ -333,6 +334,9 @@ def fw_lanes(ex, size, repeat):
     floats = CSRGraph(ints.indptr, ints.indices,
                       np.random.default_rng(1).uniform(1.0, 2.0, ints.m), directed=True,
                       weight_attr="weight", graph_attrs={"name": f"dense-{n} float"})
+    integral = CSRGraph(ints.indptr, ints.indices, ints.weights.astype(np.float64),
+                        directed=True, weight_attr="weight",
+                        graph_attrs={"name": f"dense-{n} integral float"})
     fw = get_method("floyd-warshall", "fw-dpx")
     table = Table(f"fw-dpx lanes, n={n} ({ints.m} arcs, {density:.4g} density; lane 'auto' "
                   f"picks {choose_lane(ints)} here), device={ex.name}",
@@ -341,7 +345,8 @@ def fw_lanes(ex, size, repeat):
     out = {"n": n, "m": ints.m, "density": density, "rows": table.rows}
     reference = {}
     for lane, graph, weights in (("s32", ints, "int 1"), ("s16x2", small, "int 1"),
-                                 ("i64", ints, "int 1"), ("f64", floats, "float 1..2")):
+                                 ("i64", ints, "int 1"), ("f32", integral, "float 1.0"),
+                                 ("f64", floats, "float 1..2")):
         if graph is None:
             table.add([lane, weights, None, None, None, None, note16], lane=lane, note=note16)
             continue
@@ -351,9 +356,11 @@ def fw_lanes(ex, size, repeat):
                                                   slow=bench.SLOW_CALL_S)
             d = ex.to_host(results[-1])
             del results
-            if graph is ints and lane != "f64":
+            if graph is ints:
                 ref = reference.setdefault(graph.n, d)
                 agrees = None if ref is d else bool(np.array_equal(d, ref))
+            elif graph is integral and graph.n in reference:
+                agrees = bool(np.array_equal(d, bench._as_float(reference[graph.n])))
             else:
                 agrees = None
             gops = graph.n ** 3 / t / 1e9

@@ -9,11 +9,12 @@ from .base import CudaKernelTable, scalar
 __all__ = ["CudaOps", "NumpyOps", "LANES", "tile_of"]
 
 # lane -> (storage dtype, INF sentinel, distances per 32/64-bit word, tile side): the
-# 32-bit lanes keep an 8x8 register micro-tile per thread (128-tiles), the 64-bit
+# 32-bit-word lanes keep an 8x8 register micro-tile per thread (128-tiles), the 64-bit
 # lanes a 4x4 one (64-tiles), as kernels/floyd_warshall_dpx.cu's Lane structs say
 LANES = {
     "s16x2": (np.dtype(np.int16), 0x3FFF, 2, 128),
     "s32": (np.dtype(np.int32), 0x3FFFFFFF, 1, 128),
+    "f32": (np.dtype(np.float32), np.inf, 1, 128),
     "i64": (np.dtype(np.int64), np.iinfo(np.int64).max, 1, 64),
     "f64": (np.dtype(np.float64), np.inf, 1, 64),
 }

@@ -2,9 +2,11 @@
 
 Integer distances are stored in the narrowest lane whose finite INF sentinel provably
 exceeds twice the bound B = (n-1) * max|w| on every simple-path length (see
-kernels/floyd_warshall_dpx.cu): int16 pairs, then int32, else int64; float weights use
-float64 (float32 sums would not match NetworkX's). With predecessors the simpler
-"fw-tiled-shared" kernels run instead (they track p[i][j]).
+kernels/floyd_warshall_dpx.cu): int16 pairs, then int32, else int64. Float weights use
+float32 where every weight is an integer and 2 x the bound is at most 2**24 (every sum
+exact, so equal to NetworkX's float64 answers), else float64 (inexact float32 sums would
+not match NetworkX's). With predecessors the simpler "fw-tiled-shared" kernels run
+instead (they track p[i][j]).
 """
 
 import numpy as np
@@ -26,10 +28,17 @@ def path_bound(graph):
     return max(graph.n - 1, 0) * max(abs(graph.min_weight), abs(graph.max_weight))
 
 
+F32_EXACT = 1 << 24  # float32 holds every integer of magnitude up to 2**24 exactly
+
+
 def _lane_fits(lane, graph):
+    floats = graph.weights.dtype.kind == "f"
     if lane == "f64":
-        return graph.weights.dtype.kind == "f"
-    if graph.weights.dtype.kind == "f":
+        return floats
+    if lane == "f32":  # integral float weights whose sums stay exact in float32
+        return (floats and bool(np.all(np.floor(graph.weights) == graph.weights))
+                and 2 * path_bound(graph) <= F32_EXACT)
+    if floats:
         return False
     return lane == "i64" or 2 * path_bound(graph) < LANES[lane][1]
 
@@ -72,14 +81,18 @@ def dpx_floyd_warshall(ex, graph, *, keep_negative_diagonal, predecessors, lane=
     d = d[:graph.n, :graph.n]
     if lane in SENTINEL_LANES:
         d = ex.xp.where(d > path_bound(graph), np.iinfo(np.int64).max, d.astype(np.int64))
+    elif lane == "f32":
+        d = d.astype(np.float64)  # exact: every value is an integer below 2**24 (or inf)
     refuse_negative_diagonal(ex, d)
     return d, None
 
 
 register(Method(
     name="fw-dpx", problem="floyd-warshall", solver="apsp.floyd_warshall_dpx:dpx_floyd_warshall",
-    summary="blocked Floyd-Warshall, 64x64 tiles, register-tiled min-plus phases, DPX "
-            "add-min on int16x2/int32 distances where the path bound allows",
+    summary="blocked Floyd-Warshall, register-tiled min-plus phases (128-tiles for 32-bit "
+            "distances), DPX add-min on int16x2/int32 distances where the path bound "
+            "allows, float32 for integral float weights whose sums stay exact",
     paper="Bodra & Khairnar 2025 tiled variant; Hopper DPX (__viaddmin_s32, __viaddmin_s16x2)",
     negative_weights=True,
-    options={"lane": ("auto", "distance storage: 'auto', 's16x2', 's32', 'i64' or 'f64'")}))
+    options={"lane": ("auto", "distance storage: 'auto', 's16x2', 's32', 'f32', 'i64' or "
+                              "'f64'")}))
