@@ -74,6 +74,17 @@ __device__ __forceinline__ void for_kept_in_arcs(const long long* __restrict__ r
     }
 }
 
+// body(v, c) for every (vertex, chunk) pair, one warp each (grid-stride over warps;
+// warp-uniform, as the pair is).
+template <typename Body>
+__device__ __forceinline__ void for_each_row_chunk(int n, int chunks, Body body) {
+    const long long warps = static_cast<long long>(gridDim.x) * blockDim.x / 32;
+    const long long total = static_cast<long long>(n) * chunks;
+    for (long long wid = global_thread_id() / 32; wid < total; wid += warps) {
+        body(wid / chunks, static_cast<int>(wid % chunks));
+    }
+}
+
 }  // namespace
 
 template <typename T>
@@ -82,11 +93,7 @@ __global__ void relax_batch_pull(const long long* __restrict__ rindptr,
                                  const T* __restrict__ rweights, int n, int chunks, T* dist,
                                  int* stamp, int round, int* changed) {
     using L = Lanes<T>;
-    const long long warps = static_cast<long long>(gridDim.x) * blockDim.x / 32;
-    const long long total = static_cast<long long>(n) * chunks;
-    for (long long wid = global_thread_id() / 32; wid < total; wid += warps) {
-        const long long v = wid / chunks;
-        const int c = static_cast<int>(wid % chunks);
+    for_each_row_chunk(n, chunks, [&](long long v, int c) {
         T* own = dist + lane_offset<T>(v, c, chunks);
         L best;
         bool loaded = false, lowered = false;
@@ -110,10 +117,10 @@ __global__ void relax_batch_pull(const long long* __restrict__ rindptr,
             });
         if (lowered) *reinterpret_cast<L*>(own) = best;
         if (__any_sync(FULL, lowered) && (threadIdx.x & 31) == 0) {
-            stamp[wid] = round;
+            stamp[v * chunks + c] = round;
             *changed = 1;
         }
-    }
+    });
 }
 
 template <typename T>
@@ -122,11 +129,7 @@ __global__ void tight_batch_predecessors(const long long* __restrict__ rindptr,
                                          const T* __restrict__ rweights, int n, int chunks,
                                          const T* __restrict__ dist, int* pred) {
     using L = Lanes<T>;
-    const long long warps = static_cast<long long>(gridDim.x) * blockDim.x / 32;
-    const long long total = static_cast<long long>(n) * chunks;
-    for (long long wid = global_thread_id() / 32; wid < total; wid += warps) {
-        const long long v = wid / chunks;
-        const int c = static_cast<int>(wid % chunks);
+    for_each_row_chunk(n, chunks, [&](long long v, int c) {
         const long long at = lane_offset<T>(v, c, chunks);
         const L dv = load_lanes(dist + at);
         int p[L::VEC];
@@ -146,5 +149,5 @@ __global__ void tight_batch_predecessors(const long long* __restrict__ rindptr,
             });
 #pragma unroll
         for (int i = 0; i < L::VEC; ++i) pred[at + i] = p[i];
-    }
+    });
 }

@@ -107,10 +107,12 @@ def methods_of(problem):
 
 
 # -- runners: each returns a callable(source) -> host distances (or None) -------------
-def kernel_runner(problem, method, graph, ex, options=None):
+def kernel_runner(problem, method, graph, ex, options=None, *, want_pred=False,
+                  whole_result=False):
     """The solver on the device-resident graph, synchronised; distances stay on the
     device (fetch them with ``ex.to_host`` outside the timed region). ``options``: the
-    method's keyword options (e.g. {"lane": "s16x2"} for fw-dpx)."""
+    method's keyword options (e.g. {"lane": "s16x2"} for fw-dpx). Single source:
+    ``whole_result`` returns the SSSPResult (its ``stats`` too) instead of the distances."""
     solve = method.load()
     options = method.check_options(options or {})
     graph.on(ex)  # upload outside the timed region
@@ -122,9 +124,9 @@ def kernel_runner(problem, method, graph, ex, options=None):
             return d
     else:
         def run(source):
-            result = solve(ex, graph, [source], want_pred=False, **options)
+            result = solve(ex, graph, [source], want_pred=want_pred, **options)
             ex.synchronize()
-            return result.dist
+            return result if whole_result else result.dist
     return run
 
 

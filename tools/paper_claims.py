@@ -6,12 +6,10 @@ Usage: python tools/paper_claims.py [--sources N]   (writes the table to stdout)
 """
 
 import argparse
-import statistics
-import time
 
 import numpy as np
 
-from nx_gpusp import datasets
+from nx_gpusp import bench, datasets
 from nx_gpusp.executor import get_executor
 from nx_gpusp.methods import get_method
 
@@ -73,18 +71,11 @@ def main():
                           replace=False).tolist()
         print(f"\n## {claim} — {gname} ({g.n} nodes, {g.m} arcs)")
         for label, name, opts in variants:
-            solve = get_method("sssp", name).load()
             try:
-                r = solve(ex, g, [srcs[0]], want_pred=False, **opts)
-                times = []
-                for s in srcs[1:]:
-                    ex.synchronize()
-                    t0 = time.perf_counter()
-                    r = solve(ex, g, [s], want_pred=False, **opts)
-                    ex.synchronize()
-                    times.append(time.perf_counter() - t0)
-                print(f"  {label:28s} {statistics.median(times) * 1e3:10.2f} ms  {r.stats}",
-                      flush=True)
+                run = bench.kernel_runner("sssp", get_method("sssp", name), g, ex, opts,
+                                          whole_result=True)
+                med, _, results = bench.median_time(run, srcs)  # srcs[0]: the warm-up
+                print(f"  {label:28s} {med * 1e3:10.2f} ms  {results[-1].stats}", flush=True)
             except Exception as exc:  # report, go on
                 print(f"  {label:28s} failed: {type(exc).__name__}: {exc}", flush=True)
 

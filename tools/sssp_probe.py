@@ -12,7 +12,6 @@ Usage: python tools/sssp_probe.py [--workload W]... [--sources N] [spec ...]
 
 import argparse
 import os
-import statistics
 import time
 
 import numpy as np
@@ -35,18 +34,12 @@ def parse(spec):
 def probe(ex, graph, spec, sources, reference):
     name, kw = parse(spec)
     want_pred = bool(kw.pop("want_pred", 0))
-    solver = get_method("sssp", name).load()
-    solver(ex, graph, [sources[0]], want_pred=want_pred, **kw)  # warm-up (compilation)
-    times, stats = [], None
-    for s in sources[1:]:
-        ex.synchronize()
-        t0 = time.perf_counter()
-        r = solver(ex, graph, [s], want_pred=want_pred, **kw)
-        ex.synchronize()
-        times.append(time.perf_counter() - t0)
-        stats = r.stats
+    run = bench.kernel_runner("sssp", get_method("sssp", name), graph, ex, kw,
+                              want_pred=want_pred, whole_result=True)
+    med, _, results = bench.median_time(run, sources)  # sources[0]: the warm-up
+    r = results[-1]
     ok = np.array_equal(bench._as_float(ex.to_host(r.dist)), reference)
-    return statistics.median(times), ok, stats
+    return med, ok, r.stats
 
 
 def nf_profile(ex, graph, source):

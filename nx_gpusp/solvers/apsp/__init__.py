@@ -11,10 +11,12 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["SourceBatch", "batch_size", "CPU_BATCH_ENTRIES"]
+__all__ = ["SourceBatch", "batch_size", "BATCH_OPTION", "CPU_BATCH_ENTRIES"]
 
 # the NumPy twins' working set per batch (source x vertex entries)
 CPU_BATCH_ENTRIES = 1 << 21
+# the "batch" option of the batched methods (sources per batch; see batch_size)
+BATCH_OPTION = {"batch": (None, "sources per batch (default: as many as free memory holds)")}
 
 
 @dataclass

@@ -14,7 +14,7 @@ import numpy as np
 from ...methods import Method, register
 from ...ops.base import BLOCK
 from ..sssp import cutoff_value, distance_inf
-from . import SourceBatch, batch_size
+from . import BATCH_OPTION, SourceBatch, batch_size
 from .potentials import refuse_negative_cycles
 
 __all__ = ["FrontierBatch", "batched_frontier", "entry_bytes"]
@@ -98,4 +98,4 @@ register(Method(
             "source's frontier; B from free device memory",
     paper="APSP concurrent-kernels paper (many sources in flight), as one batched grid",
     negative_weights=True,
-    options={"batch": (None, "sources per batch (default: as many as free memory holds)")}))
+    options=BATCH_OPTION))

@@ -22,7 +22,7 @@ import numpy as np
 from ...methods import Method, register
 from ...ops.apsp_spmm import chunk_width
 from ..sssp import distance_inf
-from . import SourceBatch, batch_size
+from . import BATCH_OPTION, SourceBatch, batch_size
 from .batched import batched_frontier
 from .floyd_warshall_dpx import path_bound
 from .potentials import refuse_negative_cycles
@@ -119,4 +119,4 @@ register(Method(
             "round pulling over in-arcs whose tail changed, coalesced and atomic-free",
     paper="CUDA SSSP paper's SpMV Bellman-Ford widened to a block of sources (our own)",
     negative_weights=True,
-    options={"batch": (None, "sources per batch (default: as many as free memory holds)")}))
+    options=BATCH_OPTION))
