@@ -8,11 +8,14 @@
 # Environment (all optional):
 #   NX_GPUSP_COMMIT            commit the results belong to (the lead's HEAD); needed
 #                              when the device copy has no .git
-#   NX_GPUSP_BENCH_WORKLOADS   comma list of workloads (asv_benchmarks/workloads.py)
+#   NX_GPUSP_BENCH_WORKLOADS   comma list of workloads (asv_benchmarks/workloads.py;
+#                              default: the set whose whole suite fits one device call,
+#                              NY-synthetic,NY-negative,fw-1024,gnutella04: 480 s)
 #   ASV_BENCH                  classes to run, space-separated (default: all nine),
 #                              e.g. "bench_all_pairs.FloydWarshall"
-#   ASV_TIME                   seconds allowed for all `asv run`s (default 240)
-#   BENCH_TIME                 seconds allowed for nx_gpusp.bench (default 60; 0: skip)
+#   ASV_TIME                   seconds allowed for all `asv run`s (default 540)
+#   BENCH_TIME                 seconds allowed for nx_gpusp.bench afterwards (default 0:
+#                              skip; the asv run fills a 10-minute call)
 #   ASV_MACHINE                machine name for the results folder (default: GPU name)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +30,7 @@ python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upg
 . tools/device_snapshot.sh >"$OUT/install.log" 2>&1 || { cat "$OUT/install.log"; exit 1; }
 export PYTHONPATH=/tmp/site PATH=/tmp/site/bin:$PATH
 export NX_GPUSP_BENCH_SCALE=gpu NX_GPUSP_BENCH_DEVICE=cuda PYTHONUNBUFFERED=1
-export NX_GPUSP_BENCH_WORKLOADS=${NX_GPUSP_BENCH_WORKLOADS:-NY-synthetic,rmat-20,NY-negative,fw-8192,gnutella04}
+export NX_GPUSP_BENCH_WORKLOADS=${NX_GPUSP_BENCH_WORKLOADS:-NY-synthetic,NY-negative,fw-1024,gnutella04}
 export NX_GPUSP_BENCH_CACHE=/tmp/nx-gpusp-graphs
 PY=$(python3 -c "import sys; print(sys.executable)")
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
@@ -52,7 +55,7 @@ CLASSES=${ASV_BENCH:-"bench_networkx_calls.Convert bench_all_pairs.FloydWarshall
     bench_all_pairs.FloydWarshallRates bench_single_source.SSSP bench_single_source.SSSPRates
     bench_networkx_calls.EndToEnd bench_all_pairs.AllPairsSSSP bench_single_source.BellmanFord
     bench_single_source.BellmanFordRates"}
-deadline=$(( $(date +%s) + ${ASV_TIME:-240} ))
+deadline=$(( $(date +%s) + ${ASV_TIME:-540} ))
 : > "$OUT/asv-run.log"
 for cls in $CLASSES; do
     left=$(( deadline - $(date +%s) ))
@@ -85,8 +88,8 @@ PYEOF
 tar -czf "$OUT/asv-results.tar.gz" -C "$ROOT" asv_benchmarks/results
 tar -tzf "$OUT/asv-results.tar.gz"
 
-if [ "${BENCH_TIME:-60}" != 0 ]; then
-    timeout "${BENCH_TIME:-60}" python3 -m nx_gpusp.bench --device cuda --sources 5 \
+if [ "${BENCH_TIME:-0}" != 0 ]; then
+    timeout "${BENCH_TIME}" python3 -m nx_gpusp.bench --device cuda --sources 5 \
         --workload NY-synthetic --workload fw-1024 --json "$OUT/bench.json" \
         2>&1 | tee "$OUT/bench.txt"
 fi
