@@ -96,3 +96,22 @@ def test_asv_track_with_skipped_peer_is_not_applicable(capsys):
 
     assert math.isnan(W.peer_unavailable("SciPy skipped: minutes a call"))
     assert "minutes a call" in capsys.readouterr().err
+
+
+def test_kernel_runner_whole_result_keeps_stats_and_predecessors():
+    """What tools/sssp_probe.py and tools/paper_claims.py time: the solver's whole result
+    (statistics, predecessors when asked), its distances equal to the plain runner's."""
+    import numpy as np
+
+    from nx_gpusp import bench, datasets
+    from nx_gpusp.executor import Executor
+    from nx_gpusp.methods import get_method
+
+    ex = Executor("cpu")
+    graph = datasets.random_predecessors(300)
+    method = get_method("sssp", "near-far")
+    whole = bench.kernel_runner("sssp", method, graph, ex, {"block_cap": 1}, want_pred=True,
+                                whole_result=True)(0)
+    plain = bench.kernel_runner("sssp", method, graph, ex, {"block_cap": 1})(0)
+    assert whole.stats["rounds"] > 0 and whole.pred is not None
+    np.testing.assert_array_equal(whole.dist, plain)
