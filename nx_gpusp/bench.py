@@ -32,6 +32,7 @@ import numpy as np
 
 from . import datasets
 from .convert import to_networkx
+from .graph import float_distances
 from .executor import get_executor
 from .methods import methods_for
 from .solvers.sssp import distance_inf
@@ -261,15 +262,6 @@ def reached_arcs(graph, dist):
     return int(np.diff(graph.indptr)[reached].sum())
 
 
-def _as_float(dist):
-    dist = np.asarray(dist)
-    if dist.dtype.kind == "f":
-        return dist.astype(np.float64)
-    out = dist.astype(np.float64)
-    out[dist == np.iinfo(dist.dtype).max] = np.inf
-    return out
-
-
 def run_case(case, *, device, n_sources=5, repeat=3, skip_networkx=False, log=print,
              only=None):
     """Time every implementation on ``case``; a dict ready for the table and JSON."""
@@ -302,7 +294,7 @@ def run_case(case, *, device, n_sources=5, repeat=3, skip_networkx=False, log=pr
         med, _, results = median_time(peer_runner(peer, case.problem, graph, G), sources)
         row = {"impl": peer, "kernel_s": med}
         if peer == "scipy":
-            reference = [_as_float(r) for r in results]
+            reference = [float_distances(r) for r in results]
             if not fw:
                 row["arcs"] = [reached_arcs(graph, r) for r in results]
         rows.append(row)
@@ -322,7 +314,7 @@ def run_case(case, *, device, n_sources=5, repeat=3, skip_networkx=False, log=pr
             rows.append({"impl": method.name, "note": f"failed: {type(exc).__name__}: {exc}"})
             continue
         row["kernel_s"] = med
-        host = [_as_float(ex.to_host(r)) for r in results]
+        host = [float_distances(ex.to_host(r)) for r in results]
         once = len(times) == 1 and len(sources) > 2
         if once:  # timed on the warm-up source only (compilation included), not checked
             row["note"] = f"one call, {med:.1f} s > {SLOW_CALL_S:.0f} s: not repeated"

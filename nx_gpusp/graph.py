@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-__all__ = ["CSRGraph", "distance_inf"]
+__all__ = ["CSRGraph", "distance_inf", "float_distances"]
 
 INT_LIMIT = 1 << 62  # int64 path sums stay exact below this
 
@@ -20,6 +20,15 @@ def distance_inf(dtype):
     """The "unreached" distance of a distance dtype: +inf, or the integer maximum."""
     dtype = np.dtype(dtype)
     return np.inf if dtype.kind == "f" else np.iinfo(dtype).max
+
+
+def float_distances(d):
+    """float64 distances with inf for "unreached" (NumPy or CuPy arrays alike)."""
+    if d.dtype.kind == "f":
+        return d.astype(np.float64, copy=False)
+    out = d.astype(np.float64)
+    out[d == distance_inf(d.dtype)] = np.inf
+    return out
 
 
 class CSRGraph:

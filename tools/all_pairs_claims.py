@@ -42,7 +42,7 @@ from nx_gpusp import bench, datasets
 from nx_gpusp.config import get_config
 from nx_gpusp.convert import from_networkx
 from nx_gpusp.executor import get_executor
-from nx_gpusp.graph import CSRGraph, distance_inf
+from nx_gpusp.graph import CSRGraph, distance_inf, float_distances
 from nx_gpusp.methods import choose, get_method, methods_for
 from nx_gpusp.results import HostSSSP
 from nx_gpusp.solvers.apsp.floyd_warshall_dpx import choose_lane, path_bound
@@ -182,7 +182,7 @@ def gnutella(ex, size, repeat):
             bench.kernel_runner("floyd-warshall", fw, graph, ex), [None] * (repeat + 1),
             slow=bench.SLOW_CALL_S)
         agrees = None if D is None else bool(
-            np.array_equal(bench._as_float(ex.to_host(results[-1])), D))
+            np.array_equal(float_distances(ex.to_host(results[-1])), D))
         row(f"kernel fw-dpx (lane {lane}), whole matrix", t, times, agrees,
             note="matrix built from CSR and widened to int64 inside the timing")
         del results
@@ -360,7 +360,7 @@ def fw_lanes(ex, size, repeat):
                 ref = reference.setdefault(graph.n, d)
                 agrees = None if ref is d else bool(np.array_equal(d, ref))
             elif graph is integral and graph.n in reference:
-                agrees = bool(np.array_equal(d, bench._as_float(reference[graph.n])))
+                agrees = bool(np.array_equal(d, float_distances(reference[graph.n])))
             else:
                 agrees = None
             gops = graph.n ** 3 / t / 1e9

@@ -13,7 +13,7 @@ import numpy as np
 from ..config import get_config
 from ..dispatch import networkx_algorithm
 from ..executor import get_executor
-from ..graph import CSRGraph
+from ..graph import CSRGraph, float_distances
 from ..methods import choose
 from .common import as_csr, weight_can_run
 
@@ -46,15 +46,6 @@ def _floyd_warshall(graph, *, keep_negative_diagonal, predecessors, method, opti
     return ex, d, p
 
 
-def _float_matrix(d):
-    """float64 distances with inf for "no path" (NumPy or CuPy alike)."""
-    if d.dtype.kind == "f":
-        return d
-    out = d.astype(np.float64)
-    out[d == np.iinfo(d.dtype).max] = np.inf
-    return out
-
-
 @networkx_algorithm(**_policy)
 def floyd_warshall_numpy(G, nodelist=None, weight="weight", *, method=None, **options):
     graph = as_csr(G, weight)
@@ -68,7 +59,7 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight", *, method=None, **op
             raise nx.NetworkXError("nodelist must contain every node in G with no repeats.")
     ex, d, _ = _floyd_warshall(graph, keep_negative_diagonal=False, predecessors=False,
                                method=method, options=options)
-    d = _float_matrix(d)  # on the device: one n x n transfer, of the final matrix
+    d = float_distances(d)  # on the device: one n x n transfer, of the final matrix
     if nodelist is not None:
         perm = ex.asarray(perm)
         d = d[perm[:, None], perm[None, :]]
