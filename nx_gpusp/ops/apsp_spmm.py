@@ -1,9 +1,9 @@
 """Kernel table for kernels/apsp_spmm.cu (batched min-plus SpMM Bellman-Ford over a
 vertex-major n x B distance block) and its NumPy twin.
 
-Both take the reverse CSR ``rg`` (in-arcs; weights already in dist's dtype), ``dist`` as an n x B array (B a multiple of
-``chunk_width(dtype)``), ``stamp`` as n x chunks int32 and ``changed`` as a 1-element
-int32 array set to 1 when a round lowers anything.
+Both take the reverse CSR ``rg`` (in-arcs; weights already in dist's dtype), ``dist``
+as an n x B array (B a multiple of ``chunk_width(dtype)``), ``stamp`` as n x chunks
+int32 and ``changed`` as a 1-element int32 array set to 1 when a round lowers anything.
 """
 
 import numpy as np

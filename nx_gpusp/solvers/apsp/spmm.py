@@ -88,7 +88,9 @@ class SpmmBatch:
 
 
 def _entry_bytes(graph, dtype, want_pred):
-    """Device bytes per (source, vertex): the block, the B x n result, predecessors."""
+    """Device bytes per (source, vertex): the block, the B x n result, predecessors
+    (the n x B pass and its B x n copy), and 1 for the stamps (4 bytes per chunk of at
+    least 64 sources) and the padding of B to whole chunks."""
     return dtype.itemsize + graph.distance_dtype().itemsize + (8 if want_pred else 0) + 1
 
 
