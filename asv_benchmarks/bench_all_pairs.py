@@ -103,9 +103,8 @@ class AllPairsSSSP:
             self.run = lambda: [one(s) for s in sources]
         else:
             method = W.method("all-pairs", impl)
-            if method.iterations_per_vertex and g.n > PER_THREAD_MAX_N:
-                raise NotImplementedError(f"{impl}: n array scans of n per source thread, "
-                                          f"skipped above {PER_THREAD_MAX_N} vertices")
+            W.skip_per_vertex(method, g, PER_THREAD_MAX_N, "n array scans of n per source "
+                              "thread")
             solve = all_pairs_runner(method, g, W.executor())
             sources = np.arange(g.n)
             self.run = lambda: solve(sources)

@@ -41,9 +41,8 @@ class _SingleSource:
                 raise NotImplementedError(reason)
             return peer_runner(impl, self.problem, self.graph)
         method = W.method(self.problem, impl)
-        if method.iterations_per_vertex and self.graph.n > W.PER_VERTEX_MAX_N:
-            raise NotImplementedError(f"{impl}: n host iterations, skipped above "
-                                      f"{W.PER_VERTEX_MAX_N} vertices (nx_gpusp.bench times it)")
+        W.skip_per_vertex(method, self.graph, W.PER_VERTEX_MAX_N, "n host iterations",
+                          timed_by="nx_gpusp.bench")
         return kernel_runner(self.problem, method, self.graph, self.ex)
 
     def next_source(self):

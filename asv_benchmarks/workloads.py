@@ -58,6 +58,16 @@ SLOW_ALL_PAIRS_S = float(os.environ.get("NX_GPUSP_ASV_SLOW_ALL_PAIRS_S", "15.0")
 PER_VERTEX_MAX_N = 50_000
 
 
+def skip_per_vertex(method, graph, limit, what, timed_by=""):
+    """Skip (NotImplementedError, asv's "skipped") a method whose iterations grow with n
+    on a graph of more than ``limit`` vertices; ``what`` says what grows, ``timed_by``
+    what times it instead."""
+    if method.iterations_per_vertex and graph.n > limit:
+        where = f" ({timed_by} times it)" if timed_by else ""
+        raise NotImplementedError(f"{method.name}: {what}, skipped above {limit} "
+                                  f"vertices{where}")
+
+
 class _TooSlow(Exception):
     pass
 
@@ -71,8 +81,9 @@ def warm_up(run, *args, slow=SLOW_S, key=None):
     than ``slow`` seconds, once more, and skip the benchmark (NotImplementedError, which
     asv reports as skipped) if it is still slow. A call is interrupted (SIGALRM) after
     five times ``slow``, so that a peer or method that runs for minutes (as SciPy's
-    O(n m) johnson did on NY with potentials) costs seconds. With ``key``, a slow verdict is kept in the cache folder, so the other
-    benchmarks of the same class and parameters skip without calling it again."""
+    O(n m) johnson did on NY with potentials) costs seconds. With ``key``, a slow
+    verdict is kept in the cache folder, so the other benchmarks of the same class and
+    parameters skip without calling it again."""
     import json
     import signal
     import time
