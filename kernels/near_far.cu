@@ -9,13 +9,29 @@
 // (target: one entry per thread), so no graph-specific tuning is needed.
 //
 // Two launch shapes, same round semantics:
-//  * near_far_block: ONE thread block runs up to max_rounds rounds with only
-//    __syncthreads between phases, while the frontier has <= cap entries (road graphs:
-//    hundreds of rounds of a few hundred entries, latency-bound: no host round trip).
+//  * team rounds: ONE team runs up to max_rounds rounds while the frontier has <= cap
+//    entries (road graphs: hundreds of rounds of a few thousand entries, no host round
+//    trip). The team is one thread block (near_far_block, __syncthreads) or, on Hopper,
+//    a thread-block cluster of NF_CLUSTER blocks on as many multiprocessors
+//    (near_far_cluster): a round's scattered loads and atomics are issued from NF_CLUSTER
+//    SMs instead of one, the phases are separated by the hardware cluster barrier and
+//    the round counters live in block 0's shared memory (distributed shared memory).
+//    Two barriers a round: the counters alternate by round parity, and the set of the
+//    next round is reset between the barriers.
 //  * nf_relax_grid / nf_predecessors_grid / nf_carry_grid: one round over the whole
 //    grid for large frontiers; the host reads the control block between rounds.
 // Arcs of high-degree vertices are expanded by a whole warp (ballot loop), others by
-// one lane. Frontier buffers: cv/cd current (vertex, snapshot), nv/nd next.
+// one lane. Frontier buffers: cv/cd current (vertex, snapshot), nv/nd next. Data other
+// multiprocessors wrote in this launch (frontier, distances, stamps) is read through
+// L2 (__ldcg) after a barrier.
+//
+// nf_dense_round: the dense phase after near-far's hand-over (flag rounds, no frontier
+// queue): a vertex flagged in flag_in clears its flag and relaxes its out-arcs from its
+// CURRENT distance (asynchronous, as Safari & Ebnenasir's LBR with k = 1), lowering
+// with atomicMin and flagging the lowered heads in flag_out (the two arrays alternate by
+// round). No second array and no update kernel per round, unlike Harish's rounds; with
+// non-negative weights any processing order converges to the same distances. The host
+// runs it on int32 distances when every finite distance fits.
 // ctl (int32): [0] size, [1] round, [2] near entries of the round in progress, [3] parity
 // (0: frontier in fv/fd, 1: in gv/gd), [4] new entries, [5] carried entries,
 // [6] total near entries processed (int, saturating statistics are not needed here).
@@ -35,7 +51,7 @@ template <typename T> struct RelaxVisitor {
 #ifdef NF_NO_PRECHECK  // experiment: atomic on every arc instead of read-then-atomic
     __device__ __forceinline__ T pre(int) const { return DistTraits<T>::inf(); }
 #else
-    __device__ __forceinline__ T pre(int v) const { return dist[v]; }
+    __device__ __forceinline__ T pre(int v) const { return dist[v]; }  // a hint: stale is larger
 #endif
     __device__ __forceinline__ void apply(int /*u*/, int v, T cand, T dv) const {
         if (cand > cutoff || !(cand < dv)) return;
@@ -46,9 +62,24 @@ template <typename T> struct RelaxVisitor {
 
 template <typename T> struct PredecessorVisitor {
     const T* dist; const int* stamp; int round; int* pred;
-    __device__ __forceinline__ T pre(int v) const { return stamp[v] == round ? dist[v] : DistTraits<T>::inf(); }
+    __device__ __forceinline__ T pre(int v) const {
+        return __ldcg(&stamp[v]) == round ? __ldcg(&dist[v]) : DistTraits<T>::inf();
+    }
     __device__ __forceinline__ void apply(int u, int v, T cand, T dv) const {
         if (cand == dv) pred[v] = u;
+    }
+};
+
+// Dense rounds: lower dist[v], flag v for the next round, note that the thread lowered.
+template <typename T> struct FlagVisitor {
+    T* dist; unsigned char* flag_out; bool* lowered; T cutoff;
+    __device__ __forceinline__ T pre(int v) const { return dist[v]; }
+    __device__ __forceinline__ void apply(int /*u*/, int v, T cand, T dv) const {
+        if (cand > cutoff || !(cand < dv)) return;
+        if (cand < atomic_min(&dist[v], cand)) {
+            flag_out[v] = 1;
+            *lowered = true;
+        }
     }
 };
 
@@ -77,29 +108,53 @@ __device__ __forceinline__ void visit_row(const int* __restrict__ indices, const
     }
 }
 
-// Visit every arc of the near entries of cv/cd[0, size); warps `warp`, `warp+nwarps`, ...
-// take 32 entries each. Returns (in lane 0) how many near entries this warp saw.
-template <typename T, typename Visitor>
-__device__ int visit_near_arcs(const long long* __restrict__ indptr, const int* __restrict__ indices,
-                               const T* __restrict__ weights, const int* cv, const T* cd, int size,
-                               T thr, long long warp, long long nwarps, const Visitor& visit) {
+// Entries of a round: take(i, u, du) says whether entry i is relaxed, and from where.
+// Near frontier entries: (cv[i], cd[i]) with snapshot cd[i] below the threshold.
+template <typename T> struct NearEntries {
+    const int* cv; const T* cd; T thr;
+    __device__ __forceinline__ bool take(long long i, int& u, T& du) const {
+        du = __ldcg(&cd[i]);
+        const int ui = __ldcg(&cv[i]);  // loaded with cd[i], not after the comparison
+        u = ui;
+        return du < thr;
+    }
+};
+
+// Flagged vertices (dense rounds): vertex i if flag[i], from its current distance; the
+// flag is cleared, so flag is all zero after the round.
+template <typename T> struct FlaggedVertices {
+    unsigned char* flag; const T* dist;
+    __device__ __forceinline__ bool take(long long i, int& u, T& du) const {
+        if (!flag[i]) return false;
+        flag[i] = 0;
+        u = static_cast<int>(i);
+        du = dist[i];
+        return du != DistTraits<T>::inf();
+    }
+};
+
+// Visit every arc of the taken entries among [0, count); warps `warp`, `warp+nwarps`,
+// ... take 32 entries each. Rows longer than 32 arcs are expanded by the whole warp.
+// Returns (in every lane) how many entries this warp took.
+template <typename T, typename Entries, typename Visitor>
+__device__ int visit_entry_arcs(const long long* __restrict__ indptr, const int* __restrict__ indices,
+                                const T* __restrict__ weights, const Entries& entries,
+                                long long count, long long warp, long long nwarps,
+                                const Visitor& visit) {
     const int lane = threadIdx.x & 31;
-    int near_seen = 0;
-    for (long long base = warp * 32; base < size; base += nwarps * 32) {
+    int taken = 0;
+    for (long long base = warp * 32; base < count; base += nwarps * 32) {
         const long long i = base + lane;
         int u = -1;
         T du = T(0);
         long long beg = 0, end = 0;
-        if (i < size) {
-            du = cd[i];
-            const int ui = cv[i];  // loaded with cd[i], not after the comparison
-            if (du < thr) {
-                u = ui;
-                beg = indptr[u];
-                end = indptr[u + 1];
-            }
+        if (i < count && entries.take(i, u, du)) {
+            beg = indptr[u];
+            end = indptr[u + 1];
+        } else {
+            u = -1;
         }
-        near_seen += __popc(__ballot_sync(FULL_MASK, u >= 0));
+        taken += __popc(__ballot_sync(FULL_MASK, u >= 0));
         unsigned big = __ballot_sync(FULL_MASK, end - beg > 32);
         while (big) {
             const int src = __ffs(big) - 1;
@@ -111,7 +166,18 @@ __device__ int visit_near_arcs(const long long* __restrict__ indptr, const int* 
         }
         if (end - beg <= 32) visit_row(indices, weights, u, du, beg, end, 1, visit);
     }
-    return near_seen;
+    return taken;
+}
+
+// The near entries of cv/cd[0, size) below thr.
+template <typename T, typename Visitor>
+__device__ __forceinline__ int visit_near_arcs(const long long* __restrict__ indptr,
+                                               const int* __restrict__ indices,
+                                               const T* __restrict__ weights, const int* cv,
+                                               const T* cd, int size, T thr, long long warp,
+                                               long long nwarps, const Visitor& visit) {
+    return visit_entry_arcs(indptr, indices, weights, NearEntries<T>{cv, cd, thr}, size, warp,
+                            nwarps, visit);
 }
 
 // Minimum of v over the calling block into *target (shared or global).
@@ -131,14 +197,14 @@ __device__ T snapshot_and_carry(const int* cv, const T* cd, int size, T thr, con
                                 long long tid, long long nthreads) {
     T local = DistTraits<T>::inf();
     for (long long j = tid; j < n_new; j += nthreads) {
-        const T dj = dist[nv[j]];
+        const T dj = __ldcg(&dist[__ldcg(&nv[j])]);
         nd[j] = dj;
         local = dj < local ? dj : local;
     }
     for (long long i = tid; i < size; i += nthreads) {
-        const T du = cd[i];
-        const int u = cv[i];
-        if (du < thr || dist[u] != du) continue;  // lowered this round: its new entry is appended
+        const T du = __ldcg(&cd[i]);
+        const int u = __ldcg(&cv[i]);
+        if (du < thr || __ldcg(&dist[u]) != du) continue;  // lowered: its new entry is appended
         const int slot = n_new + append_slot(carry_count);
         nv[slot] = u;
         nd[slot] = du;
@@ -161,60 +227,152 @@ template <typename T> __device__ __forceinline__ T adapt_delta(T delta, int near
     return delta;
 }
 
-template <typename T>
-__global__ void __launch_bounds__(1024) near_far_block(
-        const long long* __restrict__ indptr, const int* __restrict__ indices,
-        const T* __restrict__ weights, T* dist, int* pred, int* stamp, int* fv, T* fd, int* gv,
-        T* gd, int* ctl, T* tctl, int cap, int max_rounds, int track_pred, T cutoff) {
-    __shared__ int s_next, s_carry, s_near;
-    __shared__ T s_min;
-#ifdef NF_PROFILE  // cycles per phase, accumulated by thread 0 into nf_profile[0..4]
+// ---- team rounds ------------------------------------------------------------------
+// A team is the set of blocks that runs the rounds together: rank and size, a barrier
+// over all its threads, and the address of a shared variable in another of its blocks.
+struct BlockTeam {
+    __device__ __forceinline__ unsigned rank() const { return 0; }
+    __device__ __forceinline__ unsigned size() const { return 1; }
+    __device__ __forceinline__ void sync() const { __syncthreads(); }
+    template <typename P> __device__ __forceinline__ P* in_rank(P* p, unsigned) const { return p; }
+};
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#ifndef NF_CLUSTER
+#define NF_CLUSTER 8  // blocks of the near_far_cluster team (8: the portable cluster size)
+#endif
+struct ClusterTeam {
+    __device__ __forceinline__ unsigned rank() const {
+        unsigned r;
+        asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+        return r;
+    }
+    __device__ __forceinline__ unsigned size() const {
+        unsigned r;
+        asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(r));
+        return r;
+    }
+    __device__ __forceinline__ void sync() const {  // release / acquire at cluster scope
+        asm volatile("barrier.cluster.arrive.release.aligned;\n\t"
+                     "barrier.cluster.wait.acquire.aligned;" ::: "memory");
+    }
+    template <typename P> __device__ __forceinline__ P* in_rank(P* p, unsigned rank) const {
+        unsigned long long out;  // generic address of the same variable in block `rank`
+        asm volatile("mapa.u64 %0, %1, %2;" : "=l"(out)
+                     : "l"(reinterpret_cast<unsigned long long>(p)), "r"(rank));
+        return reinterpret_cast<P*>(out);
+    }
+};
+#define NF_CLUSTER_DIMS __cluster_dims__(NF_CLUSTER, 1, 1)
+#else
+#define NF_CLUSTER_DIMS
+#endif
+
+// Counters of one round: appended entries, carried entries, near entries (the team
+// counts them in block 0's copy, with 32-bit atomics), next minimum (each block its own:
+// 64-bit atomics stay in the block's shared memory; readers take the minimum of all).
+template <typename T> struct RoundCounters { int next, carry, near; T min; };
+
+template <typename T> __device__ __forceinline__ void reset(RoundCounters<T>& c) {
+    c.next = 0; c.carry = 0; c.near = 0; c.min = DistTraits<T>::inf();
+}
+
+// Minimum over the team's blocks of their counters' `min` (every rank, 0 included).
+template <typename T, typename Team>
+__device__ __forceinline__ T team_min(const Team& team, RoundCounters<T>* local) {
+    T m = DistTraits<T>::inf();
+    for (unsigned r = 0; r < team.size(); ++r) {
+        const T o = team.in_rank(local, r)->min;
+        m = o < m ? o : m;
+    }
+    return m;
+}
+
+// Up to max_rounds rounds while 0 < size <= cap; `local` is this block's RoundCounters[2]
+// in shared memory.
+template <typename T, typename Team>
+__device__ __forceinline__ void team_rounds(
+        const Team& team, RoundCounters<T>* local, const long long* __restrict__ indptr,
+        const int* __restrict__ indices, const T* __restrict__ weights, T* dist, int* pred,
+        int* stamp, int* fv, T* fd, int* gv, T* gd, int* ctl, T* tctl, int cap, int max_rounds,
+        int track_pred, T cutoff, int target) {
+    RoundCounters<T>* ctr = team.in_rank(local, 0);
+    const bool leader = team.rank() == 0 && threadIdx.x == 0;
+#ifdef NF_PROFILE  // cycles per phase, accumulated by the leader into nf_profile[0..3]
     long long t0 = clock64(), t1;
-#define NF_MARK(k) do { if (threadIdx.x == 0) { t1 = clock64(); nf_profile[k] += t1 - t0; t0 = t1; } } while (0)
+#define NF_MARK(k) do { if (leader) { t1 = clock64(); nf_profile[k] += t1 - t0; t0 = t1; } } while (0)
 #else
 #define NF_MARK(k) do { } while (0)
 #endif
+    const long long tid = static_cast<long long>(team.rank()) * blockDim.x + threadIdx.x;
+    const long long nthreads = static_cast<long long>(team.size()) * blockDim.x;
+    const long long warp = tid >> 5, nwarps = nthreads >> 5;
     int size = ctl[0], round = ctl[1], parity = ctl[3], total_near = ctl[6];
     T fmin = tctl[0], delta = tctl[1];
-    const long long warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+    if (threadIdx.x == 0) { reset(local[0]); reset(local[1]); }
+    team.sync();
     for (int r = 0; r < max_rounds && size > 0 && size <= cap; ++r) {
         ++round;
+        RoundCounters<T>* c = &ctr[round & 1];
         int* cv = parity ? gv : fv;
         T* cd = parity ? gd : fd;
         int* nv = parity ? fv : gv;
         T* nd = parity ? fd : gd;
         const T thr = threshold(fmin, delta);
-        if (threadIdx.x == 0) { s_next = 0; s_carry = 0; s_near = 0; s_min = DistTraits<T>::inf(); }
-        __syncthreads();
         NF_MARK(0);
-        const RelaxVisitor<T> relax{dist, stamp, round, nv, &s_next, cutoff};
+        const RelaxVisitor<T> relax{dist, stamp, round, nv, &c->next, cutoff};
         const int seen = visit_near_arcs(indptr, indices, weights, cv, cd, size, thr, warp, nwarps, relax);
-        if ((threadIdx.x & 31) == 0 && seen) atomicAdd(&s_near, seen);
-        __syncthreads();
+        if ((threadIdx.x & 31) == 0 && seen) atomicAdd(&c->near, seen);
+        team.sync();
         NF_MARK(1);
+        // every thread has read the other set (last round's) before this barrier
+        if (threadIdx.x == 0) reset(local[(round + 1) & 1]);
         if (track_pred) {
             const PredecessorVisitor<T> record{dist, stamp, round, pred};
             visit_near_arcs(indptr, indices, weights, cv, cd, size, thr, warp, nwarps, record);
         }
-        const int n_new = s_next;
-        const T local = snapshot_and_carry(cv, cd, size, thr, dist, nv, nd, n_new, &s_carry,
-                                           threadIdx.x, blockDim.x);
-        block_min_into(local, &s_min);
-        __syncthreads();
+        const int n_new = c->next;
+        const T local_min = snapshot_and_carry(cv, cd, size, thr, dist, nv, nd, n_new, &c->carry,
+                                               tid, nthreads);
+        block_min_into(local_min, &local[round & 1].min);
+        team.sync();
         NF_MARK(2);
-        size = n_new + s_carry;
-        fmin = s_min;
-        const int near = s_near;
+        size = n_new + c->carry;
+        fmin = team_min(team, &local[round & 1]);
+        const int near = c->near;
         total_near += near;
-        delta = adapt_delta(delta, near, static_cast<int>(blockDim.x));
+        delta = adapt_delta(delta, near, target);
         parity ^= 1;
-        __syncthreads();
-        NF_MARK(3);
     }
-    if (threadIdx.x == 0) {
+    if (leader) {
         ctl[0] = size; ctl[1] = round; ctl[2] = 0; ctl[3] = parity; ctl[6] = total_near;
         tctl[0] = fmin; tctl[1] = delta;
     }
+    team.sync();  // every block's counters stay alive until the others have read them
+#undef NF_MARK
+}
+
+#define NF_TEAM_PARAMS                                                                       \
+    const long long* __restrict__ indptr, const int* __restrict__ indices,                  \
+        const T* __restrict__ weights, T* dist, int* pred, int* stamp, int* fv, T* fd, int* gv, \
+        T* gd, int* ctl, T* tctl, int cap, int max_rounds, int track_pred, T cutoff, int target
+#define NF_TEAM_ARGS                                                                         \
+    indptr, indices, weights, dist, pred, stamp, fv, fd, gv, gd, ctl, tctl, cap, max_rounds, \
+        track_pred, cutoff, target
+
+// One block (launch: grid 1, NF block threads).
+template <typename T> __global__ void __launch_bounds__(1024) near_far_block(NF_TEAM_PARAMS) {
+    __shared__ RoundCounters<T> counters[2];
+    team_rounds(BlockTeam{}, counters, NF_TEAM_ARGS);
+}
+
+// One cluster of NF_CLUSTER blocks (launch: grid NF_CLUSTER; Hopper and later only).
+template <typename T>
+__global__ void NF_CLUSTER_DIMS __launch_bounds__(1024) near_far_cluster(NF_TEAM_PARAMS) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    __shared__ RoundCounters<T> counters[2];
+    team_rounds(ClusterTeam{}, counters, NF_TEAM_ARGS);
+#endif
 }
 
 // ---- one round over the whole grid (large frontiers) ----------------------------
@@ -264,4 +422,17 @@ __global__ void nf_advance(int* ctl, T* tctl, int target) {
     tctl[1] = adapt_delta(tctl[1], near, target);
     tctl[0] = tctl[2];
     tctl[2] = DistTraits<T>::inf();
+}
+
+// One dense round (see the top of this file): grid-stride warps over the vertices.
+template <typename T>
+__global__ void nf_dense_round(const long long* __restrict__ indptr, const int* __restrict__ indices,
+                               const T* __restrict__ weights, int n, T* dist,
+                               unsigned char* flag_in, unsigned char* flag_out, T cutoff,
+                               int* changed) {
+    bool lowered = false;
+    const FlagVisitor<T> lower{dist, flag_out, &lowered, cutoff};
+    visit_entry_arcs(indptr, indices, weights, FlaggedVertices<T>{flag_in, dist}, n,
+                     global_thread_id() >> 5, grid_stride() >> 5, lower);
+    if (__any_sync(FULL_MASK, lowered) && (threadIdx.x & 31) == 0) *changed = 1;
 }

@@ -231,6 +231,21 @@ class CSRGraph:
             setattr(dev, name, arr)
         return arr
 
+    def weights_as(self, ex, dtype):
+        """The device weights cast to ``dtype`` (cached per device); exact only where
+        the caller proved every weight fits."""
+        dev = self.on(ex)
+        dtype = np.dtype(dtype)
+        if dtype == dev.weights.dtype:
+            return dev.weights
+        key = f"weights_{dtype.name}"
+        arr = getattr(dev, key, None)
+        if arr is None:
+            ex.require_bytes(self.m * dtype.itemsize, f"the {dtype} weights")
+            arr = dev.weights.astype(dtype)
+            setattr(dev, key, arr)
+        return arr
+
     def dense(self, ex, dtype=None, *, inf=None, size=None):
         """Dense weight matrix on the device: +inf (or ``inf``) off the arcs; ``size``
         (>= n) pads it to size x size with ``inf`` rows and columns.

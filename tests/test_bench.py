@@ -110,7 +110,8 @@ def test_kernel_runner_whole_result_keeps_stats_and_predecessors():
     ex = Executor("cpu")
     graph = datasets.random_predecessors(300)
     method = get_method("sssp", "near-far")
-    whole = bench.kernel_runner("sssp", method, graph, ex, {"block_cap": 1}, want_pred=True,
+    queue_only = {"block_cap": 1, "dense_fraction": 0}  # a handed-over run keeps no pred
+    whole = bench.kernel_runner("sssp", method, graph, ex, queue_only, want_pred=True,
                                 whole_result=True)(0)
     plain = bench.kernel_runner("sssp", method, graph, ex, {"block_cap": 1})(0)
     assert whole.stats["rounds"] > 0 and whole.pred is not None

@@ -1,5 +1,6 @@
-"""The default method, near-far: against NetworkX in both launch shapes, and CUDA
-against the NumPy twin round for round (rounds are deterministic)."""
+"""The default method, near-far: against NetworkX in every launch shape (one-block and
+cluster teams, multi-block rounds, the dense hand-over), and CUDA against the NumPy
+twin round for round (queue rounds are deterministic)."""
 
 import networkx as nx
 import numpy as np
@@ -8,12 +9,14 @@ import pytest
 from graphs import assert_lengths_equal, assert_paths_valid, graph_cases, random_graph
 from nx_gpusp.executor import Executor, cuda_available
 from nx_gpusp.graph import CSRGraph
-from nx_gpusp.solvers.sssp.near_far import near_far_sssp
+from nx_gpusp.solvers.sssp import distance_inf, init_sources
+from nx_gpusp.solvers.sssp.near_far import _int32_exact, dense_rounds, near_far_sssp
 
 CASES = graph_cases(60, seed=21)
 
 
-SHAPES = {"one-block": dict(block_cap=8192), "multi-block": dict(block_cap=1, dense_fraction=0),
+SHAPES = {"one-block": dict(cluster=1, block_cap=8192), "cluster": dict(cluster=8),
+          "multi-block": dict(block_cap=1, dense_fraction=0),
           "dense-hand-over": dict(block_cap=1, dense_fraction=10**9)}
 
 
@@ -58,41 +61,99 @@ def _random_csr(seed, n, m, kind):
 
 @pytest.mark.gpu
 @pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+@pytest.mark.parametrize("cluster", [1, 8])
 @pytest.mark.parametrize("block_cap", [8192, 64])
 @pytest.mark.parametrize("kind", ["int", "float"])
 @pytest.mark.parametrize("seed", range(3))
-def test_cuda_matches_twin_round_for_round(seed, kind, block_cap):
+def test_cuda_matches_twin_round_for_round(seed, kind, block_cap, cluster):
+    """Near-far rounds (one block or a cluster team) equal the twin's round for round;
+    the dense rounds after a hand-over are asynchronous on CUDA, so there only the
+    distances they converge to are compared."""
     graph = _random_csr(seed, 20000, 80000, kind)
     out = {}
     for ex in (Executor("cuda"), Executor("cpu")):
-        r = near_far_sssp(ex, graph, [0, 5], block_cap=block_cap)
-        out[ex.name] = ex.to_host(r.dist), ex.to_host(r.pred), r.stats
+        r = near_far_sssp(ex, graph, [0, 5], block_cap=block_cap, cluster=cluster,
+                          dense_fraction=16 if seed else 0)
+        pred = None if r.pred is None else ex.to_host(r.pred)
+        out[ex.name] = ex.to_host(r.dist), pred, r.stats
     (d1, p1, s1), (d2, p2, s2) = out["cuda"], out["cpu"]
     np.testing.assert_array_equal(d1, d2)
-    assert s1["rounds"] == s2["rounds"] and s1["near_entries"] == s2["near_entries"], (s1, s2)
-    assert s1.get("dense_rounds") == s2.get("dense_rounds"), (s1, s2)
-    np.testing.assert_array_equal(p1 >= 0, p2 >= 0)
+    assert ("dense_rounds" in s1) == ("dense_rounds" in s2) == bool(seed), (s1, s2)
+    queue_rounds = [s["rounds"] - s.get("dense_rounds", 0) for s in (s1, s2)]
+    assert queue_rounds[0] == queue_rounds[1], (s1, s2)
+    assert s1["near_entries"] == s2["near_entries"], (s1, s2)
+    assert (p1 is None) == (p2 is None)
+    if p1 is not None:
+        np.testing.assert_array_equal(p1 >= 0, p2 >= 0)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+@pytest.mark.parametrize("weights", ["int32", "int64", "float"])
+@pytest.mark.parametrize("seed", range(4))
+def test_dense_rounds_cuda_matches_twin(seed, weights):
+    """nf_dense_round to convergence from random flagged vertices, on int32 distances
+    (small weights), int64 (weights too large for int32 sums) and float64, with and
+    without a cutoff: the kernel's distances equal the twin's."""
+    kind = "float" if weights == "float" else "int"
+    graph = _random_csr(100 + seed, 5000, 40000, kind)
+    if weights == "int64":
+        graph.weights *= 10**6
+    assert _int32_exact(graph) == (weights == "int32")
+    rng = np.random.default_rng(seed)
+    sources = rng.choice(graph.n, 3, replace=False)
+    cut = distance_inf(graph.distance_dtype()) if seed % 2 else graph.weights.max() * 3
+    out = []
+    for ex in (Executor("cuda"), Executor("cpu")):
+        dist, _pred = init_sources(ex, graph.n, sources, graph.distance_dtype())
+        flags = ex.xp.zeros(graph.n, dtype=np.uint8)
+        flags[ex.asarray(sources)] = 1
+        rounds = dense_rounds(ex, graph, dist, flags, cut)
+        assert rounds >= 2
+        out.append(ex.to_host(dist))
+    np.testing.assert_array_equal(out[0], out[1])
+
+
+@pytest.mark.parametrize("scale", [1, 10**7])
+def test_dense_hand_over_wide_weights(device, scale):
+    """The hand-over on int64 distances (sums beyond int32) and int32 ones, paths
+    included, against NetworkX."""
+    graph = _random_csr(7, 2000, 16000, "int")
+    graph.weights *= scale
+    assert _int32_exact(graph) == (scale == 1)
+    G = nx.DiGraph()
+    tails = np.repeat(np.arange(graph.n), np.diff(graph.indptr))
+    G.add_weighted_edges_from(zip(tails.tolist(), graph.indices.tolist(),
+                                  graph.weights.tolist()))
+    kw = dict(backend="gpusp", method="near-far", block_cap=1, dense_fraction=10**9)
+    dist, paths = nx.single_source_dijkstra(G, 0, **kw)
+    assert_lengths_equal(dist, nx.single_source_dijkstra_path_length(G, 0))
+    assert_paths_valid(G, paths, dist, 0)
 
 
 def test_dense_hand_over_rule(device):
-    """Harish's flag rounds take over once the frontier exceeds n / dense_fraction, on
-    non-negative weights and unskewed degrees only; the answer is NetworkX's either way."""
+    """Dense rounds take over once the frontier exceeds n / dense_fraction, with
+    non-negative weights only (skewed degrees included: long rows are expanded by a
+    warp); the answer is NetworkX's either way."""
     ex = Executor(device)
     uniform = _random_csr(3, 3000, 21000, "int")
-    star = CSRGraph.from_edge_arrays(  # one vertex with every arc: skewed degrees
-        3000, np.zeros(2999, np.int64), np.arange(1, 3000), np.ones(2999, np.int64))
+    star = CSRGraph.from_edge_arrays(  # 0 -> 1 -> every other vertex: skewed degrees
+        3000, np.r_[0, np.ones(2998, np.int64)], np.r_[1, np.arange(2, 3000)],
+        np.ones(2999, np.int64))
     negative = _random_csr(4, 3000, 21000, "int")
     negative.weights[::50] = -1
     handed = near_far_sssp(ex, uniform, [0], block_cap=64, dense_fraction=16)
     assert handed.stats["dense_rounds"] > 0
-    for graph in (star, negative):
-        if graph is negative and graph.has_negative_self_loop:
-            continue
+    if not negative.has_negative_self_loop:
         try:
-            r = near_far_sssp(ex, graph, [0], block_cap=1, dense_fraction=10**9)
+            r = near_far_sssp(ex, negative, [0], block_cap=1, dense_fraction=10**9)
+            assert "dense_rounds" not in r.stats
         except nx.NetworkXUnbounded:
-            continue
-        assert "dense_rounds" not in r.stats
+            pass
+    # block_cap=0: a grid round reaches 1, then dense rounds expand its 2,998 arcs
+    skewed = near_far_sssp(ex, star, [0], block_cap=0, dense_fraction=10**9)
+    assert skewed.stats["dense_rounds"] > 0
+    assert ex.to_host(skewed.dist).tolist() == [0, 1] + [2] * 2998
     G = nx.DiGraph()
     tails = np.repeat(np.arange(uniform.n), np.diff(uniform.indptr))
     G.add_weighted_edges_from(zip(tails.tolist(), uniform.indices.tolist(),

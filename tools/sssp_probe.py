@@ -6,7 +6,7 @@ launches) and a check against SciPy. The full side-by-side table is
 Usage: python tools/sssp_probe.py [--workload W]... [--sources N] [spec ...]
   spec: a method name, optionally with options, e.g. near-far:grid_target=524288,block_cap=1
   (want_pred=1 asks for predecessors). Default workload NY-synthetic, default specs: every
-  sssp method. With NX_GPUSP_NVRTC_OPTIONS=-DNF_PROFILE, near-far's single-block phases
+  sssp method. With NX_GPUSP_NVRTC_OPTIONS=-DNF_PROFILE, near-far's team-launch phases
   are also profiled (cycles per round).
 """
 
@@ -52,7 +52,8 @@ def nf_profile(ex, graph, source):
     r = get_method("sssp", "near-far").load()(ex, graph, [source], want_pred=False)
     ex.synchronize()
     cyc = prof.get()
-    print("near-far block phases, cycles/round (reset, relax, snapshot+carry, adapt):",
+    print("near-far team phases, cycles/round (round start, relax + barrier, "
+          "predecessors + snapshot + carry + barrier, unused):",
           (cyc / r.stats["rounds"]).round(0).tolist(),
           "total ms at 1.98 GHz:", round(cyc.sum() / 1.98e6, 2))
 

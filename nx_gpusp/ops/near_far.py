@@ -2,18 +2,25 @@
 
 State shared by both: frontier buffers (fv, fd) and (gv, gd), ``ctl`` int32[8] and
 ``tctl`` T[2] as documented at the top of near_far.cu. One call of ``block_rounds``
-runs up to ``max_rounds`` rounds while the frontier has at most ``cap`` entries; one
-call of ``grid_round`` runs one round. Rounds are deterministic in everything but the
-choice among equally valid predecessors, so the twin matches the kernels exactly.
+runs up to ``max_rounds`` rounds while the frontier has at most ``cap`` entries, on a
+team of ``team`` blocks (1, or CLUSTER: a Hopper thread-block cluster), delta adapting
+towards ``target`` near entries a round; one call of
+``grid_round`` runs one round. Rounds are deterministic in everything but the choice
+among equally valid predecessors, so the twin matches the kernels exactly.
+
+``dense_round`` is one round of the dense phase (flag rounds after the hand-over). On
+CUDA it is asynchronous (a vertex relaxes from its current distance), so the twin
+matches it in the distances it converges to, not round for round.
 """
 
 import numpy as np
 
 from .base import CudaKernelTable, gather_arcs, relax_and_append, scalar
 
-__all__ = ["CudaOps", "NumpyOps", "BLOCK_THREADS", "threshold", "adapt_delta"]
+__all__ = ["CudaOps", "NumpyOps", "BLOCK_THREADS", "CLUSTER", "threshold", "adapt_delta"]
 
-BLOCK_THREADS = 1024  # threads of the one-block launch = its delta target
+BLOCK_THREADS = 1024  # threads of each team block; team threads = the delta target
+CLUSTER = 8  # blocks of the cluster team (NF_CLUSTER in near_far.cu)
 CTL_SIZE, CTL_ROUND, CTL_NEAR, CTL_PARITY, CTL_NEW, CTL_CARRY, CTL_TOTAL_NEAR = range(7)
 
 
@@ -43,15 +50,24 @@ def adapt_delta(delta, near, target, inf):
 
 class CudaOps(CudaKernelTable):
     source = "near_far.cu"
-    templates = ("near_far_block", "nf_relax_grid", "nf_predecessors_grid", "nf_carry_grid",
-                 "nf_advance")
+    templates = ("near_far_block", "near_far_cluster", "nf_relax_grid", "nf_predecessors_grid",
+                 "nf_carry_grid", "nf_advance", "nf_dense_round")
+    types = (np.int64, np.float64, np.int32)  # int32: dense rounds on proven-small distances
 
-    def block_rounds(self, g, st, cap, max_rounds, track_pred, cutoff):
+    def default_team(self):
+        """CLUSTER blocks where the device has thread-block clusters (compute 9.0+)."""
+        major = int(self.cp.cuda.Device().compute_capability[:-1])
+        return CLUSTER if major >= 9 else 1
+
+    def block_rounds(self, g, st, cap, max_rounds, track_pred, cutoff, team, target):
         T = st.dist.dtype
-        self.kernel("near_far_block", T)((1,), (BLOCK_THREADS,), (
+        if team not in (1, CLUSTER):
+            raise ValueError(f"near-far: team must be 1 or {CLUSTER} blocks, got {team!r}")
+        name = "near_far_block" if team == 1 else "near_far_cluster"
+        self.kernel(name, T)((team,), (BLOCK_THREADS,), (
             g.indptr, g.indices, g.weights, st.dist, st.pred, st.stamp, st.fv, st.fd, st.gv,
             st.gd, st.ctl, st.tctl, scalar(cap, np.int32), scalar(max_rounds, np.int32),
-            scalar(int(track_pred), np.int32), scalar(cutoff, T)))
+            scalar(int(track_pred), np.int32), scalar(cutoff, T), scalar(target, np.int32)))
 
     def grid_round(self, g, st, size, parity, track_pred, cutoff, target):
         """One round over the whole grid; the frontier (``size`` entries) is in buffer
@@ -70,6 +86,13 @@ class CudaOps(CudaKernelTable):
         self.launch("nf_carry_grid", max(size, 1), (cv, cd, sz, st.dist, nv, nd, st.ctl,
                                                     st.tctl), dtype=T)
         self.kernel("nf_advance", T)((1,), (1,), (st.ctl, st.tctl, scalar(target, np.int32)))
+
+    def dense_round(self, g, weights, dist, flag_in, flag_out, cutoff, changed):
+        T = dist.dtype
+        n = dist.size
+        self.launch("nf_dense_round", n, (
+            g.indptr, g.indices, weights, scalar(n, np.int32), dist, flag_in, flag_out,
+            scalar(cutoff, T), changed), dtype=T)
 
 
 class NumpyOps:
@@ -102,7 +125,10 @@ class NumpyOps:
         fmin = nd[:total].min() if total else inf
         return total, int(near.sum()), fmin
 
-    def block_rounds(self, g, st, cap, max_rounds, track_pred, cutoff):
+    def default_team(self):
+        return CLUSTER  # the twin of the default CUDA launch (Hopper)
+
+    def block_rounds(self, g, st, cap, max_rounds, track_pred, cutoff, team, target):
         ctl, tctl = st.ctl, st.tctl
         size, round_, parity = int(ctl[CTL_SIZE]), int(ctl[CTL_ROUND]), int(ctl[CTL_PARITY])
         fmin, delta = tctl[0].item(), tctl[1].item()
@@ -116,7 +142,7 @@ class NumpyOps:
             size, near, fmin = self._round(g, st, size, round_, parity, thr, track_pred, cutoff)
             fmin = fmin.item() if hasattr(fmin, "item") else fmin
             total_near += near
-            delta = adapt_delta(delta, near, BLOCK_THREADS, inf)
+            delta = adapt_delta(delta, near, target, inf)
             parity ^= 1
         ctl[CTL_SIZE], ctl[CTL_ROUND], ctl[CTL_NEAR] = size, round_, 0
         ctl[CTL_PARITY], ctl[CTL_TOTAL_NEAR] = parity, total_near
@@ -133,6 +159,22 @@ class NumpyOps:
         ctl[CTL_NEAR] = ctl[CTL_NEW] = ctl[CTL_CARRY] = 0
         tctl[1] = adapt_delta(tctl[1].item(), near, target, inf)
         tctl[0] = fmin
+
+    def dense_round(self, g, weights, dist, flag_in, flag_out, cutoff, changed):
+        """Relax the flagged vertices' out-arcs from their distances at the start of the
+        round (the kernel's asynchronous round reaches these values or lower)."""
+        tails = np.flatnonzero(flag_in)
+        flag_in[tails] = 0
+        tails = tails[dist[tails] != _inf(dist.dtype)]
+        owner, arcs = gather_arcs(g.indptr, tails)
+        heads = g.indices[arcs]
+        cand = (dist[tails][owner] + weights[arcs]).astype(dist.dtype)
+        keep = (cand <= cutoff) & (cand < dist[heads])
+        heads, cand = heads[keep], cand[keep]
+        if len(heads):
+            np.minimum.at(dist, heads, cand)
+            flag_out[heads] = 1
+            changed[0] = 1
 
 
 def _inf(dtype):

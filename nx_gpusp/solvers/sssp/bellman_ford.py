@@ -71,11 +71,10 @@ class NegativeCycleGuard:
             frontier_sssp(self.ex, self.graph, self.sources, want_pred=False)
 
 
-def round_state(ex, graph, sources, cutoff, start=None):
-    """(g on device, dist, pred, unique int32 sources, distance cutoff) of a run; dist and
-    pred are ``start`` when given (a run handed over), else the sources' initial state."""
+def round_state(ex, graph, sources, cutoff):
+    """(g on device, dist, pred, unique int32 sources, distance cutoff) of a run."""
     dtype = graph.distance_dtype()
-    dist, pred = start if start is not None else init_sources(ex, graph.n, sources, dtype)
+    dist, pred = init_sources(ex, graph.n, sources, dtype)
     cut = cutoff_value(cutoff, dtype)
     return graph.on(ex), dist, pred, np.unique(np.asarray(sources, dtype=np.int32)), cut
 
@@ -87,15 +86,12 @@ def source_flags(ex, n, sources):
     return flag
 
 
-def jacobi_rounds(ex, graph, sources, round_, *, cutoff, want_pred, early_exit=True,
-                  start=None):
+def jacobi_rounds(ex, graph, sources, round_, *, cutoff, want_pred, early_exit=True):
     """Rounds of ``round_(prev, scratch, pred or None, cutoff, changed) -> (prev, scratch)``
     (relax from prev; predecessors by the snapshot rule when pred is given; set changed[0]
     when a distance is lowered) until a round lowers nothing, with the round bound and
-    pointer-jumping verdicts. Without early_exit only rounds >= n are looked at.
-    ``start``: (dist, pred) of a run handed over by another method (non-negative
-    weights only: the round bound counts from here), instead of the sources' state."""
-    _g, prev, pred, srcs, cut = round_state(ex, graph, sources, cutoff, start)
+    pointer-jumping verdicts. Without early_exit only rounds >= n are looked at."""
+    _g, prev, pred, srcs, cut = round_state(ex, graph, sources, cutoff)
     scratch = prev.copy()
     changed = ex.xp.zeros(1, dtype=np.int32)
     track_pred = want_pred or graph.has_negative_weights

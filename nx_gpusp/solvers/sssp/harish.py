@@ -8,20 +8,15 @@ snapshot) and the negative-cycle verdict are those of bellman_ford.jacobi_rounds
 from ...methods import Method, register
 from .bellman_ford import jacobi_rounds, source_flags
 
-__all__ = ["harish_sssp", "harish_rounds"]
+__all__ = ["harish_sssp"]
 
 
 def harish_sssp(ex, graph, sources, *, cutoff=None, want_pred=True):
-    return harish_rounds(ex, graph, sources, source_flags(ex, graph.n, sources),
-                         cutoff=cutoff, want_pred=want_pred)
-
-
-def harish_rounds(ex, graph, sources, fa, *, cutoff, want_pred, start=None):
-    """The rounds from flags ``fa`` (and ``start`` = (dist, pred), as jacobi_rounds)."""
     ops = ex.ops("harish")
     ex.require_bytes(graph.n * (2 * graph.distance_dtype().itemsize + 4 + 1),
                      "Harish state")
     g = graph.on(ex)
+    fa = source_flags(ex, graph.n, sources)
 
     def iteration(d, up, pred, cut, f):
         ops.kernel1(g, d, up, fa, cut)
@@ -30,8 +25,7 @@ def harish_rounds(ex, graph, sources, fa, *, cutoff, want_pred, start=None):
         ops.kernel2(d, up, fa, f)
         return d, up
 
-    return jacobi_rounds(ex, graph, sources, iteration, cutoff=cutoff, want_pred=want_pred,
-                         start=start)
+    return jacobi_rounds(ex, graph, sources, iteration, cutoff=cutoff, want_pred=want_pred)
 
 
 register(Method(

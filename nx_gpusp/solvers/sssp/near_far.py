@@ -7,8 +7,13 @@ in the frontier while they stay current. On road networks plain frontier
 Bellman-Ford relaxes every arc ~20 times (NY: 15.9M arc relaxations for 0.73M arcs);
 near-far relaxes each about once, and rounds stay close to the hop depth of the
 shortest-path tree. Small frontiers (<= ``block_cap`` entries) run many rounds inside
-one single-block launch, synchronised by __syncthreads only; large ones run one
-multi-block round per launch. Delta adapts (x2 / /2) towards one near entry per thread.
+one launch of a small team, synchronised by barriers only: on Hopper a thread-block
+cluster of 8 blocks (8 multiprocessors issue the round's scattered loads and atomics;
+the barrier is the hardware cluster barrier), else one block; large ones run one
+multi-block round per launch. Delta adapts (x2 / /2) towards a number of near entries
+per round: one per thread for the multi-block rounds; for the team, a quarter of its
+threads (at least one block's): on road graphs rounds stay close to the tree's hop
+depth whatever the target, so a larger one only adds repeated relaxations.
 
 Negative weights: correct (any processing order converges), NetworkXUnbounded when a
 frontier distance falls below -(n-1)*max|w| (impossible without a negative cycle) or
@@ -18,11 +23,15 @@ With deferred entries a round bound of n does not hold, so those two tests decid
 Dense hand-over. When the frontier grows past n / ``dense_fraction`` entries (low-
 diameter graphs such as the 7-random-predecessor ones), a queue of scattered entries
 costs more per round than a flag scan over all vertices, whose CSR reads are in vertex
-order: near-far then hands its distances, predecessors and frontier (as flags) to
-Harish's flag rounds (solvers.sssp.harish), which finish the run. Only with
-non-negative weights, and only where no vertex has more than SKEW_LIMIT times the mean
-out-degree: one thread per vertex stalls on skewed degrees (R-MAT), where near-far's
-warp-cooperative expansion wins.
+order: near-far then flags its frontier's vertices and finishes with dense rounds
+(``dense_rounds``): one asynchronous kernel a round, each flagged vertex relaxing from
+its current distance into the one distance array, flags alternating between two arrays
+(Safari & Ebnenasir's LBR with k = 1), on int32 distances whenever n * max w fits, the
+host looking at the changed flags every ROUNDS_PER_CHECK rounds. Rows longer than 32
+arcs are expanded by a whole warp. Only with non-negative weights (any order then
+converges to the same distances); skewed degrees (R-MAT) are no obstacle, thanks to the
+warp-wide expansion of long rows. Predecessors of a handed-over
+run come from the tight-arc tree of the final distances (solvers.sssp.tree).
 """
 
 from types import SimpleNamespace
@@ -31,34 +40,72 @@ import networkx as nx
 import numpy as np
 
 from ...methods import Method, register
-from ...ops.near_far import CTL_PARITY, CTL_ROUND, CTL_SIZE, CTL_TOTAL_NEAR, buffers
+from ...ops.near_far import (BLOCK_THREADS, CTL_PARITY, CTL_ROUND, CTL_SIZE, CTL_TOTAL_NEAR,
+                             buffers)
 from . import SSSPResult, cutoff_value, check_negative_cycle, distance_inf, init_sources
-from .harish import harish_rounds
 
-__all__ = ["near_far_sssp"]
+__all__ = ["near_far_sssp", "dense_rounds"]
 
 GRID_TARGET = 1 << 17  # near entries per multi-block round that delta aims at
-DENSE_FRACTION = 16  # hand over to flag rounds above n / DENSE_FRACTION frontier entries
-SKEW_LIMIT = 32  # ... if no out-degree exceeds SKEW_LIMIT x the mean
+DENSE_FRACTION = 16  # hand over to dense rounds above n / DENSE_FRACTION frontier entries
+CAP_PER_THREAD = 8  # default team cap: frontier entries per team thread
+ROUNDS_PER_CHECK = 2  # dense rounds launched between two reads of the changed flags
+INT32_MAX = int(np.iinfo(np.int32).max)
 
 
 def _dense_ok(graph, dense_fraction):
-    mean = graph.m / max(graph.n, 1)
-    return (dense_fraction > 0 and not graph.has_negative_weights
-            and graph.max_out_degree <= SKEW_LIMIT * max(mean, 1.0))
+    return dense_fraction > 0 and not graph.has_negative_weights
 
 
-def _hand_over(ex, graph, st, host_ctl, sources, cutoff, want_pred, stats):
-    """Harish's flag rounds from near-far's state: every frontier entry's vertex flagged
-    (an entry is a vertex whose current distance has not been relaxed yet)."""
+def _int32_exact(graph):
+    """Every candidate of a run (at most n * max w with non-negative integer weights)
+    fits int32, below its maximum, which stands for unreached."""
+    return graph.distance_dtype().kind == "i" and graph.n * max(graph.max_weight, 0) < INT32_MAX - 1
+
+
+def dense_rounds(ex, graph, dist, flags, cut):
+    """Dense rounds (nf_dense_round) from the vertices flagged in ``flags`` until a round
+    lowers nothing; ``dist`` is lowered in place. Non-negative weights only. Returns the
+    number of rounds launched."""
+    xp = ex.xp
+    ops = ex.ops("near_far")
+    g = graph.on(ex)
+    narrow = _int32_exact(graph)
+    if narrow:
+        inf = distance_inf(dist.dtype)
+        work = xp.where(dist == inf, INT32_MAX, dist).astype(np.int32)
+        weights = graph.weights_as(ex, np.int32)
+        cut = int(min(max(cut, -INT32_MAX), INT32_MAX - 1))
+    else:
+        work, weights = dist, g.weights
+    pair = (flags, xp.zeros_like(flags))
+    changed = xp.zeros(ROUNDS_PER_CHECK, dtype=np.int32)
+    rounds = 0
+    while True:
+        changed[:] = 0
+        for j in range(ROUNDS_PER_CHECK):
+            ops.dense_round(g, weights, work, pair[rounds % 2], pair[1 - rounds % 2], cut,
+                            changed[j:j + 1])
+            rounds += 1
+        if not int(ex.to_host(changed)[-1]):
+            break
+    if narrow:
+        dist[:] = work
+        dist[work == INT32_MAX] = inf
+    return rounds
+
+
+def _hand_over(ex, graph, st, host_ctl, srcs, cut, stats):
+    """Dense rounds from near-far's state: every frontier entry's vertex flagged (an
+    entry is a vertex whose current distance has not been relaxed yet)."""
     current = buffers(st, int(host_ctl[CTL_PARITY]))[0][: int(host_ctl[CTL_SIZE])]
     flags = ex.xp.zeros(graph.n, dtype=np.uint8)
     flags[current] = 1
-    result = harish_rounds(ex, graph, sources, flags, cutoff=cutoff, want_pred=want_pred,
-                           start=(st.dist, st.pred))
-    dense = result.stats["rounds"]
-    result.stats = {**stats, "rounds": stats["rounds"] + dense, "dense_rounds": dense}
-    return result
+    dense = dense_rounds(ex, graph, st.dist, flags, cut)
+    stats = {**stats, "rounds": stats["rounds"] + dense, "dense_rounds": dense}
+    # pred None: the result layer derives the tight-arc tree of the final distances
+    return SSSPResult(dist=st.dist, pred=None, sources=srcs.astype(np.int64), executor=ex,
+                      stats=stats)
 
 
 def _initial_delta(graph, dtype):
@@ -69,7 +116,8 @@ def _initial_delta(graph, dtype):
 
 
 def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None,
-                  block_cap=8192, grid_target=GRID_TARGET, dense_fraction=DENSE_FRACTION):
+                  cluster=None, team_target=None, block_cap=None, grid_target=GRID_TARGET,
+                  dense_fraction=DENSE_FRACTION):
     xp = ex.xp
     ops = ex.ops("near_far")
     g = graph.on(ex)
@@ -104,18 +152,22 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
     max_rounds = next_check if negative else 1 << 30
     launches = 0
     dense = _dense_ok(graph, dense_fraction)
+    team = ops.default_team() if cluster is None else int(cluster)
+    if team_target is None:
+        team_target = max(BLOCK_THREADS, team * BLOCK_THREADS // 4)
+    if block_cap is None:
+        block_cap = CAP_PER_THREAD * team * BLOCK_THREADS
     while host_ctl[CTL_SIZE] > 0:
         size = int(host_ctl[CTL_SIZE])
         if size <= block_cap:
-            ops.block_rounds(g, st, block_cap, max_rounds, track_pred, cut)
+            ops.block_rounds(g, st, block_cap, max_rounds, track_pred, cut, team, team_target)
         else:
             ops.grid_round(g, st, size, int(host_ctl[CTL_PARITY]), track_pred, cut,
                            grid_target)
         launches += 1
         host_ctl = ex.to_host(st.ctl).copy()
         if dense and int(host_ctl[CTL_SIZE]) * dense_fraction > n:
-            return _hand_over(ex, graph, st, host_ctl, sources, cutoff, want_pred,
-                              _stats(host_ctl, launches))
+            return _hand_over(ex, graph, st, host_ctl, srcs, cut, _stats(host_ctl, launches))
         if negative and host_ctl[CTL_SIZE] > 0:
             host_tctl = ex.to_host(st.tctl).copy()
             if host_tctl[0] < lower_bound:
@@ -137,16 +189,23 @@ def _stats(host_ctl, launches):
 
 register(Method(
     name="near-far", problem="sssp", solver="sssp.near_far:near_far_sssp",
-    summary="near-far frontier with adaptive delta; many rounds per single-block launch "
-            "while the frontier is small, warp-cooperative multi-block rounds when large, "
-            "Harish's flag rounds once it holds a large part of an unskewed graph",
+    summary="near-far frontier with adaptive delta; many rounds per launch of a thread-"
+            "block cluster while the frontier is small, warp-cooperative multi-block "
+            "rounds when large, asynchronous int32 flag rounds once it holds a large "
+            "part of the graph",
     paper="ours (near-far pile of Davidson et al. 2014 on the frontier engine's invariant)",
     negative_weights=True,
     options={"delta": (None, "initial near-far width (default: mean |weight|); adapts"),
-             "block_cap": (8192, "largest frontier run by the single-block launch"),
+             "cluster": (None, "blocks of the team that runs small frontiers: 8 (a "
+                               "thread-block cluster) or 1 (one block); default 8 on "
+                               "GPUs with clusters (compute 9.0+), else 1"),
+             "team_target": (None, "near entries per team round that delta adapts "
+                                   "towards (default: a quarter of the team's threads, "
+                                   "at least 1024)"),
+             "block_cap": (None, "largest frontier run by the team launch (default: "
+                                 f"{CAP_PER_THREAD} per team thread)"),
              "grid_target": (GRID_TARGET, "near entries per multi-block round that delta "
                                           "adapts towards"),
-             "dense_fraction": (DENSE_FRACTION, "hand over to Harish's flag rounds above "
+             "dense_fraction": (DENSE_FRACTION, "hand over to dense flag rounds above "
                                                 "n / dense_fraction frontier entries "
-                                                "(non-negative weights, unskewed "
-                                                "degrees; 0: never)")}))
+                                                "(non-negative weights; 0: never)")}))
