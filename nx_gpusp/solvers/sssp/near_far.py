@@ -28,10 +28,10 @@ order: near-far then flags its frontier's vertices and finishes with dense round
 its current distance into the one distance array, flags alternating between two arrays
 (Safari & Ebnenasir's LBR with k = 1), on int32 distances whenever n * max w fits, the
 host looking at the changed flags every ROUNDS_PER_CHECK rounds. Rows longer than 32
-arcs are expanded by a whole warp. Only with non-negative weights (any order then
-converges to the same distances); skewed degrees (R-MAT) are no obstacle, thanks to the
-warp-wide expansion of long rows. Predecessors of a handed-over
-run come from the tight-arc tree of the final distances (solvers.sssp.tree).
+arcs are expanded by a whole warp, so skewed degrees (R-MAT) are no obstacle. Only with
+non-negative weights (any order then converges to the same distances). Predecessors of
+a handed-over run come from the tight-arc tree of the final distances
+(solvers.sssp.tree).
 """
 
 from types import SimpleNamespace
@@ -60,7 +60,9 @@ def _dense_ok(graph, dense_fraction):
 def _int32_exact(graph):
     """Every candidate of a run (at most n * max w with non-negative integer weights)
     fits int32, below its maximum, which stands for unreached."""
-    return graph.distance_dtype().kind == "i" and graph.n * max(graph.max_weight, 0) < INT32_MAX - 1
+    if graph.distance_dtype().kind != "i":
+        return False
+    return graph.n * max(int(graph.max_weight), 0) < INT32_MAX - 1  # Python ints
 
 
 def dense_rounds(ex, graph, dist, flags, cut):
