@@ -49,7 +49,7 @@ __all__ = ["near_far_sssp", "dense_rounds"]
 GRID_TARGET = 1 << 17  # near entries per multi-block round that delta aims at
 DENSE_FRACTION = 16  # hand over to dense rounds above n / DENSE_FRACTION frontier entries
 CAP_PER_THREAD = 8  # default team cap: frontier entries per team thread
-ROUNDS_PER_CHECK = 2  # dense rounds launched between two reads of the changed flags
+ROUNDS_PER_CHECK = 4  # dense rounds launched between two reads of the changed flags
 INT32_MAX = int(np.iinfo(np.int32).max)
 
 
@@ -73,9 +73,8 @@ def dense_rounds(ex, graph, dist, flags, cut):
     ops = ex.ops("near_far")
     g = graph.on(ex)
     narrow = _int32_exact(graph)
-    if narrow:
-        inf = distance_inf(dist.dtype)
-        work = xp.where(dist == inf, INT32_MAX, dist).astype(np.int32)
+    if narrow:  # unreached (the int64 maximum) becomes the int32 maximum and back
+        work = xp.minimum(dist, INT32_MAX).astype(np.int32)
         weights = graph.weights_as(ex, np.int32)
         cut = int(min(max(cut, -INT32_MAX), INT32_MAX - 1))
     else:
@@ -92,8 +91,8 @@ def dense_rounds(ex, graph, dist, flags, cut):
         if not int(ex.to_host(changed)[-1]):
             break
     if narrow:
-        dist[:] = work
-        dist[work == INT32_MAX] = inf
+        unreached = dist.dtype.type(distance_inf(dist.dtype))
+        dist[:] = xp.where(work == INT32_MAX, unreached, work)
     return rounds
 
 
