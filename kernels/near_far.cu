@@ -190,25 +190,33 @@ template <typename T> __device__ void block_min_into(T v, T* target) {
 }
 
 // Snapshot the n_new appended entries, carry the far entries still current; each
-// thread returns the minimum snapshot it wrote. Threads tid, tid+nthreads, ...
+// thread returns the minimum snapshot it wrote. Threads tid, tid+nthreads, ... take
+// index k of both jobs, so the loads of both are in flight together (two dependent
+// latencies a round instead of four when each thread has one item of each).
 template <typename T>
 __device__ T snapshot_and_carry(const int* cv, const T* cd, int size, T thr, const T* dist,
                                 int* nv, T* nd, int n_new, int* carry_count,
                                 long long tid, long long nthreads) {
     T local = DistTraits<T>::inf();
-    for (long long j = tid; j < n_new; j += nthreads) {
-        const T dj = __ldcg(&dist[__ldcg(&nv[j])]);
-        nd[j] = dj;
-        local = dj < local ? dj : local;
-    }
-    for (long long i = tid; i < size; i += nthreads) {
-        const T du = __ldcg(&cd[i]);
-        const int u = __ldcg(&cv[i]);
-        if (du < thr || __ldcg(&dist[u]) != du) continue;  // lowered: its new entry is appended
-        const int slot = n_new + append_slot(carry_count);
-        nv[slot] = u;
-        nd[slot] = du;
-        local = du < local ? du : local;
+    const long long count = n_new > size ? n_new : size;
+    for (long long k = tid; k < count; k += nthreads) {
+        const bool snap = k < n_new, entry = k < size;
+        const int v = snap ? __ldcg(&nv[k]) : 0;
+        const T du = entry ? __ldcg(&cd[k]) : T(0);
+        const int u = entry ? __ldcg(&cv[k]) : 0;
+        const bool far = entry && !(du < thr);  // near entries were relaxed this round
+        const T dv = snap ? __ldcg(&dist[v]) : T(0);
+        const T now = far ? __ldcg(&dist[u]) : T(0);
+        if (snap) {
+            nd[k] = dv;
+            local = dv < local ? dv : local;
+        }
+        if (far && now == du) {  // lowered this round: its new entry is appended instead
+            const int slot = n_new + append_slot(carry_count);
+            nv[slot] = u;
+            nd[slot] = du;
+            local = du < local ? du : local;
+        }
     }
     return local;
 }
@@ -247,11 +255,7 @@ struct ClusterTeam {
         asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
         return r;
     }
-    __device__ __forceinline__ unsigned size() const {
-        unsigned r;
-        asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(r));
-        return r;
-    }
+    __device__ __forceinline__ unsigned size() const { return NF_CLUSTER; }  // __cluster_dims__
     __device__ __forceinline__ void sync() const {  // release / acquire at cluster scope
         asm volatile("barrier.cluster.arrive.release.aligned;\n\t"
                      "barrier.cluster.wait.acquire.aligned;" ::: "memory");
@@ -281,7 +285,8 @@ template <typename T> __device__ __forceinline__ void reset(RoundCounters<T>& c)
 template <typename T, typename Team>
 __device__ __forceinline__ T team_min(const Team& team, RoundCounters<T>* local) {
     T m = DistTraits<T>::inf();
-    for (unsigned r = 0; r < team.size(); ++r) {
+#pragma unroll
+    for (unsigned r = 0; r < team.size(); ++r) {  // a constant: the loads issue together
         const T o = team.in_rank(local, r)->min;
         m = o < m ? o : m;
     }
