@@ -44,8 +44,26 @@
 __device__ long long nf_profile[4];
 #endif
 
-// Visitors see each arc twice: pre(v) is issued for a batch of arcs before any
-// apply(), so the batch's loads are in flight together (fewer dependent latencies).
+#define ARC_BATCH 4
+
+// Visitors see a batch of ARC_BATCH arcs (v < 0: no arc) twice: pre(v) is issued for
+// every arc of the batch before apply_batch, so the batch's loads are in flight together.
+
+// atomicMin of every candidate that passes the cutoff and the pre-read, all issued
+// before any result is used; old[j] = the previous value (cand[j] where not tried).
+template <typename T>
+__device__ __forceinline__ void lower_batch(T* dist, T cutoff, const int* v, const T* cand,
+                                            const T* pre, T* old) {
+#pragma unroll
+    for (int j = 0; j < ARC_BATCH; ++j) {
+        const bool try_it = v[j] >= 0 && !(cand[j] > cutoff) && cand[j] < pre[j];
+        old[j] = try_it ? atomic_min(&dist[v[j]], cand[j]) : cand[j];
+    }
+}
+
+// Relaxing: the batch's atomicMin operations together, then its stamp exchanges
+// together, then the appends: three dependent atomic latencies a batch instead of up to
+// three per arc (FLA 17.7 -> 16.4 ms, R-MAT 22 22.3 -> 17.0 ms on the H100).
 template <typename T> struct RelaxVisitor {
     T* dist; int* stamp; int round; int* next_v; int* next_count; T cutoff;
 #ifdef NF_NO_PRECHECK  // experiment: atomic on every arc instead of read-then-atomic
@@ -53,10 +71,18 @@ template <typename T> struct RelaxVisitor {
 #else
     __device__ __forceinline__ T pre(int v) const { return dist[v]; }  // a hint: stale is larger
 #endif
-    __device__ __forceinline__ void apply(int /*u*/, int v, T cand, T dv) const {
-        if (cand > cutoff || !(cand < dv)) return;
-        const T old = atomic_min(&dist[v], cand);
-        if (cand < old && atomicExch(&stamp[v], round) != round) next_v[append_slot(next_count)] = v;
+    __device__ __forceinline__ void apply_batch(int /*u*/, const int* v, const T* cand,
+                                                const T* pre) const {
+        T old[ARC_BATCH];
+        lower_batch(dist, cutoff, v, cand, pre, old);
+        int prev[ARC_BATCH];
+#pragma unroll
+        for (int j = 0; j < ARC_BATCH; ++j)
+            prev[j] = cand[j] < old[j] ? atomicExch(&stamp[v[j]], round) : round;
+#pragma unroll
+        for (int j = 0; j < ARC_BATCH; ++j) {
+            if (prev[j] != round) next_v[append_slot(next_count)] = v[j];
+        }
     }
 };
 
@@ -65,25 +91,33 @@ template <typename T> struct PredecessorVisitor {
     __device__ __forceinline__ T pre(int v) const {
         return __ldcg(&stamp[v]) == round ? __ldcg(&dist[v]) : DistTraits<T>::inf();
     }
-    __device__ __forceinline__ void apply(int u, int v, T cand, T dv) const {
-        if (cand == dv) pred[v] = u;
-    }
-};
-
-// Dense rounds: lower dist[v], flag v for the next round, note that the thread lowered.
-template <typename T> struct FlagVisitor {
-    T* dist; unsigned char* flag_out; bool* lowered; T cutoff;
-    __device__ __forceinline__ T pre(int v) const { return dist[v]; }
-    __device__ __forceinline__ void apply(int /*u*/, int v, T cand, T dv) const {
-        if (cand > cutoff || !(cand < dv)) return;
-        if (cand < atomic_min(&dist[v], cand)) {
-            flag_out[v] = 1;
-            *lowered = true;
+    __device__ __forceinline__ void apply_batch(int u, const int* v, const T* cand,
+                                                const T* pre) const {
+#pragma unroll
+        for (int j = 0; j < ARC_BATCH; ++j) {
+            if (v[j] >= 0 && cand[j] == pre[j]) pred[v[j]] = u;
         }
     }
 };
 
-#define ARC_BATCH 4
+// Dense rounds: lower dist[v] (the batch's atomics together), flag v for the next
+// round, note that the thread lowered.
+template <typename T> struct FlagVisitor {
+    T* dist; unsigned char* flag_out; bool* lowered; T cutoff;
+    __device__ __forceinline__ T pre(int v) const { return dist[v]; }
+    __device__ __forceinline__ void apply_batch(int /*u*/, const int* v, const T* cand,
+                                                const T* pre) const {
+        T old[ARC_BATCH];
+        lower_batch(dist, cutoff, v, cand, pre, old);
+#pragma unroll
+        for (int j = 0; j < ARC_BATCH; ++j) {
+            if (cand[j] < old[j]) {
+                flag_out[v[j]] = 1;
+                *lowered = true;
+            }
+        }
+    }
+};
 
 // Arcs [beg, end) of u, one lane: ARC_BATCH arcs gathered, pre-read, then applied.
 template <typename T, typename Visitor>
@@ -101,10 +135,7 @@ __device__ __forceinline__ void visit_row(const int* __restrict__ indices, const
         }
 #pragma unroll
         for (int j = 0; j < ARC_BATCH; ++j) pre[j] = v[j] >= 0 ? visit.pre(v[j]) : T(0);
-#pragma unroll
-        for (int j = 0; j < ARC_BATCH; ++j) {
-            if (v[j] >= 0) visit.apply(u, v[j], cand[j], pre[j]);
-        }
+        visit.apply_batch(u, v, cand, pre);
     }
 }
 
