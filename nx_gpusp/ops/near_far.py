@@ -3,10 +3,10 @@
 State shared by both: frontier buffers (fv, fd) and (gv, gd), ``ctl`` int32[8] and
 ``tctl`` T[2] as documented at the top of near_far.cu. One call of ``block_rounds``
 runs up to ``max_rounds`` rounds while the frontier has at most ``cap`` entries, on a
-team of ``team`` blocks (1, or CLUSTER: a Hopper thread-block cluster), delta adapting
-towards ``target`` near entries a round; one call of
-``grid_round`` runs one round. Rounds are deterministic in everything but the choice
-among equally valid predecessors, so the twin matches the kernels exactly.
+team of ``team`` blocks (1, or CLUSTER: a Hopper thread-block cluster; the twin's
+rounds are the same for both), delta adapting towards ``target`` near entries a round;
+one call of ``grid_round`` runs one round. Rounds are deterministic in everything but
+the choice among equally valid predecessors, so the twin matches the kernels exactly.
 
 ``dense_round`` is one round of the dense phase (flag rounds after the hand-over). On
 CUDA it is asynchronous (a vertex relaxes from its current distance), so the twin
@@ -19,7 +19,7 @@ from .base import CudaKernelTable, gather_arcs, relax_and_append, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "BLOCK_THREADS", "CLUSTER", "threshold", "adapt_delta"]
 
-BLOCK_THREADS = 1024  # threads of each team block; team threads = the delta target
+BLOCK_THREADS = 1024  # threads of each team block
 CLUSTER = 8  # blocks of the cluster team (NF_CLUSTER in near_far.cu)
 CTL_SIZE, CTL_ROUND, CTL_NEAR, CTL_PARITY, CTL_NEW, CTL_CARRY, CTL_TOTAL_NEAR = range(7)
 
@@ -54,10 +54,14 @@ class CudaOps(CudaKernelTable):
                  "nf_carry_grid", "nf_advance", "nf_dense_round")
     types = (np.int64, np.float64, np.int32)  # int32: dense rounds on proven-small distances
 
+    _team = None
+
     def default_team(self):
         """CLUSTER blocks where the device has thread-block clusters (compute 9.0+)."""
-        major = int(self.cp.cuda.Device().compute_capability[:-1])
-        return CLUSTER if major >= 9 else 1
+        if self._team is None:
+            major = int(self.cp.cuda.Device().compute_capability[:-1])
+            self._team = CLUSTER if major >= 9 else 1
+        return self._team
 
     def block_rounds(self, g, st, cap, max_rounds, track_pred, cutoff, team, target):
         T = st.dist.dtype

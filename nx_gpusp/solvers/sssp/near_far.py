@@ -125,7 +125,8 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
     n = graph.n
     dtype = graph.distance_dtype()
     inf = distance_inf(dtype)
-    ex.require_bytes(n * (3 * dtype.itemsize + 5 * 4), "near-far SSSP state")
+    # + 6 bytes a vertex: the dense phase's two flag arrays and int32 distances
+    ex.require_bytes(n * (3 * dtype.itemsize + 5 * 4 + 6), "near-far SSSP state")
     dist, pred = init_sources(ex, n, sources, dtype)
     negative = graph.has_negative_weights
     track_pred = bool(want_pred or negative)
