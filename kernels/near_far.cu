@@ -6,7 +6,8 @@
 // frontier engine's invariant (a predecessor cycle is a negative cycle; see
 // nx_gpusp/solvers/sssp/frontier.py), so trees and NetworkXUnbounded come for free.
 // Delta doubles when a round has too little near work and halves when it has too much
-// (target: one entry per thread), so no graph-specific tuning is needed.
+// (target: a number of near entries per round given by the host), so no
+// graph-specific tuning is needed.
 //
 // Two launch shapes, same round semantics:
 //  * team rounds: ONE team runs up to max_rounds rounds while the frontier has <= cap
@@ -15,7 +16,8 @@
 //    a thread-block cluster of NF_CLUSTER blocks on as many multiprocessors
 //    (near_far_cluster): a round's scattered loads and atomics are issued from NF_CLUSTER
 //    SMs instead of one, the phases are separated by the hardware cluster barrier and
-//    the round counters live in block 0's shared memory (distributed shared memory).
+//    the round counters live in shared memory (block 0's counts, each block's own
+//    minimum), read across the cluster (distributed shared memory).
 //    Two barriers a round: the counters alternate by round parity, and the set of the
 //    next round is reset between the barriers.
 //  * nf_relax_grid / nf_predecessors_grid / nf_carry_grid: one round over the whole
@@ -41,7 +43,7 @@
 #define FULL_MASK 0xffffffffu
 
 #ifdef NF_PROFILE
-__device__ long long nf_profile[4];
+__device__ long long nf_profile[3];
 #endif
 
 #define ARC_BATCH 4
@@ -334,7 +336,7 @@ __device__ __forceinline__ void team_rounds(
         int track_pred, T cutoff, int target) {
     RoundCounters<T>* ctr = team.in_rank(local, 0);
     const bool leader = team.rank() == 0 && threadIdx.x == 0;
-#ifdef NF_PROFILE  // cycles per phase, accumulated by the leader into nf_profile[0..3]
+#ifdef NF_PROFILE  // cycles per phase, accumulated by the leader into nf_profile[0..2]
     long long t0 = clock64(), t1;
 #define NF_MARK(k) do { if (leader) { t1 = clock64(); nf_profile[k] += t1 - t0; t0 = t1; } } while (0)
 #else

@@ -131,6 +131,13 @@ def test_dense_hand_over_wide_weights(device, scale):
     assert_paths_valid(G, paths, dist, 0)
 
 
+def test_cluster_option_checked(device):
+    """A team of any other size than one block or a cluster is refused, on every device."""
+    graph = _random_csr(5, 200, 800, "int")
+    with pytest.raises(ValueError, match="cluster must be 1 or 8"):
+        near_far_sssp(Executor(device), graph, [0], cluster=4)
+
+
 def test_dense_hand_over_rule(device):
     """Dense rounds take over once the frontier exceeds n / dense_fraction, with
     non-negative weights only (skewed degrees included: long rows are expanded by a

@@ -47,13 +47,13 @@ def nf_profile(ex, graph, source):
     import cupy as cp
 
     ptr = ex.ops("near_far")._module.get_global("nf_profile")
-    prof = cp.ndarray((4,), dtype=cp.int64, memptr=ptr)
+    prof = cp.ndarray((3,), dtype=cp.int64, memptr=ptr)
     prof[:] = 0
     r = get_method("sssp", "near-far").load()(ex, graph, [source], want_pred=False)
     ex.synchronize()
     cyc = prof.get()
     print("near-far team phases, cycles/round (round start, relax + barrier, "
-          "predecessors + snapshot + carry + barrier, unused):",
+          "predecessors + snapshot + carry + barrier):",
           (cyc / r.stats["rounds"]).round(0).tolist(),
           "total ms at 1.98 GHz:", round(cyc.sum() / 1.98e6, 2))
 

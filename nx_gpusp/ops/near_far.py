@@ -65,8 +65,6 @@ class CudaOps(CudaKernelTable):
 
     def block_rounds(self, g, st, cap, max_rounds, track_pred, cutoff, team, target):
         T = st.dist.dtype
-        if team not in (1, CLUSTER):
-            raise ValueError(f"near-far: team must be 1 or {CLUSTER} blocks, got {team!r}")
         name = "near_far_block" if team == 1 else "near_far_cluster"
         self.kernel(name, T)((team,), (BLOCK_THREADS,), (
             g.indptr, g.indices, g.weights, st.dist, st.pred, st.stamp, st.fv, st.fd, st.gv,

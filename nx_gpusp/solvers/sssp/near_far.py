@@ -40,8 +40,8 @@ import networkx as nx
 import numpy as np
 
 from ...methods import Method, register
-from ...ops.near_far import (BLOCK_THREADS, CTL_PARITY, CTL_ROUND, CTL_SIZE, CTL_TOTAL_NEAR,
-                             buffers)
+from ...ops.near_far import (BLOCK_THREADS, CLUSTER, CTL_PARITY, CTL_ROUND, CTL_SIZE,
+                             CTL_TOTAL_NEAR, buffers)
 from . import SSSPResult, cutoff_value, check_negative_cycle, distance_inf, init_sources
 
 __all__ = ["near_far_sssp", "dense_rounds"]
@@ -154,7 +154,9 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
     max_rounds = next_check if negative else 1 << 30
     launches = 0
     dense = _dense_ok(graph, dense_fraction)
-    team = ops.default_team() if cluster is None else int(cluster)
+    team = ops.default_team() if cluster is None else cluster
+    if team not in (1, CLUSTER):
+        raise ValueError(f"near-far: cluster must be 1 or {CLUSTER} blocks, got {cluster!r}")
     if team_target is None:
         team_target = max(BLOCK_THREADS, team * BLOCK_THREADS // 4)
     if block_cap is None:
