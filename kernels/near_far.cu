@@ -474,3 +474,44 @@ __global__ void nf_dense_round(const long long* __restrict__ indptr, const int* 
                      global_thread_id() >> 5, grid_stride() >> 5, lower);
     if (__any_sync(FULL_MASK, lowered) && (threadIdx.x & 31) == 0) *changed = 1;
 }
+
+// ---- set-up and the dense phase's conversions (one launch each: a run's fixed cost
+// is a few launches, not a dozen small copies and scatters) --------------------------
+
+// A run's state: dist unreached but 0 at `source` (-1: none, the host adds several
+// sources), pred and stamp -1, the frontier = the source, ctl/tctl of round 0.
+template <typename T>
+__global__ void nf_init(T* dist, int* pred, int* stamp, int n, int* fv, T* fd, int* ctl,
+                        T* tctl, int source, T delta) {
+    for (long long i = global_thread_id(); i < n; i += grid_stride()) {
+        dist[i] = i == source ? T(0) : DistTraits<T>::inf();
+        pred[i] = -1;
+        stamp[i] = -1;
+    }
+    if (global_thread_id() == 0) {
+        for (int k = 0; k < 8; ++k) ctl[k] = 0;
+        ctl[0] = source >= 0;
+        fv[0] = source;
+        fd[0] = T(0);
+        tctl[0] = T(0);
+        tctl[1] = delta;
+        tctl[2] = DistTraits<T>::inf();
+    }
+}
+
+// Flag the vertices of the frontier entries cv[0, size) (the hand-over).
+__global__ void nf_flag_entries(const int* cv, int size, unsigned char* flags) {
+    for (long long k = global_thread_id(); k < size; k += grid_stride()) flags[cv[k]] = 1;
+}
+
+// int64 distances to the dense phase's int32 ones (unreached: the int32 maximum) and back.
+__global__ void nf_narrow(const long long* dist, int* work, int n) {
+    const long long top = DistTraits<int>::inf();
+    for (long long i = global_thread_id(); i < n; i += grid_stride())
+        work[i] = static_cast<int>(dist[i] < top ? dist[i] : top);
+}
+
+__global__ void nf_widen(const int* work, long long* dist, int n) {
+    for (long long i = global_thread_id(); i < n; i += grid_stride())
+        dist[i] = work[i] == DistTraits<int>::inf() ? DistTraits<long long>::inf() : work[i];
+}

@@ -65,14 +65,16 @@ def _random_csr(seed, n, m, kind):
 @pytest.mark.parametrize("block_cap", [8192, 64])
 @pytest.mark.parametrize("kind", ["int", "float"])
 @pytest.mark.parametrize("seed", range(3))
-def test_cuda_matches_twin_round_for_round(seed, kind, block_cap, cluster):
+@pytest.mark.parametrize("sources", [[0, 5], [3]], ids=["two-sources", "one-source"])
+def test_cuda_matches_twin_round_for_round(sources, seed, kind, block_cap, cluster):
     """Near-far rounds (one block or a cluster team) equal the twin's round for round;
     the dense rounds after a hand-over are asynchronous on CUDA, so there only the
-    distances they converge to are compared."""
+    distances they converge to are compared. One source: the state is set up by one
+    launch (nf_init); several: the host adds them."""
     graph = _random_csr(seed, 20000, 80000, kind)
     out = {}
     for ex in (Executor("cuda"), Executor("cpu")):
-        r = near_far_sssp(ex, graph, [0, 5], block_cap=block_cap, cluster=cluster,
+        r = near_far_sssp(ex, graph, sources, block_cap=block_cap, cluster=cluster,
                           dense_fraction=16 if seed else 0)
         pred = None if r.pred is None else ex.to_host(r.pred)
         out[ex.name] = ex.to_host(r.dist), pred, r.stats
@@ -112,6 +114,40 @@ def test_dense_rounds_cuda_matches_twin(seed, weights):
         assert rounds >= 2
         out.append(ex.to_host(dist))
     np.testing.assert_array_equal(out[0], out[1])
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+@pytest.mark.parametrize("dtype", [np.int64, np.float64])
+@pytest.mark.parametrize("source", [-1, 0, 4999])
+def test_setup_kernels_match_twin(source, dtype):
+    """nf_init (whole state, every field), nf_flag_entries, nf_narrow and nf_widen on
+    CUDA equal the twin's on random inputs, the int32 'unreached' round trip included."""
+    from types import SimpleNamespace
+
+    n, rng = 5000, np.random.default_rng(source + 2)
+    entries = rng.choice(n, 700, replace=False).astype(np.int32)
+    wide = rng.integers(0, 1 << 20, n).astype(np.int64)
+    wide[rng.choice(n, 50, replace=False)] = np.iinfo(np.int64).max
+    out = []
+    for ex in (Executor("cuda"), Executor("cpu")):
+        xp, ops = ex.xp, ex.ops("near_far")
+        st = SimpleNamespace(**{k: xp.full(n, 7, dtype=t) for k, t in [
+            ("dist", dtype), ("pred", np.int32), ("stamp", np.int32), ("fv", np.int32),
+            ("fd", dtype)]}, ctl=xp.full(8, 7, dtype=np.int32), tctl=xp.full(3, 7, dtype=dtype))
+        ops.init_state(st, source, dtype(3))
+        flags = xp.zeros(n, dtype=np.uint8)
+        ops.flag_entries(ex.asarray(entries), 600, flags)
+        work, back = xp.empty(n, dtype=np.int32), xp.empty(n, dtype=np.int64)
+        ops.narrow(ex.asarray(wide), work)
+        ops.widen(work, back)
+        out.append([ex.to_host(a) for a in (*vars(st).values(), flags, work, back)])
+    for a, b in zip(*out):
+        np.testing.assert_array_equal(a, b)
+    dist, _pred, _stamp, fv, _fd, ctl, tctl, flags, work, back = out[0]
+    assert ctl[0] == (source >= 0) and (source < 0 or (dist[source] == 0 and fv[0] == source))
+    assert flags.sum() == 600 and tctl[1] == 3
+    np.testing.assert_array_equal(back, wide)  # every value fits int32 or is unreached
 
 
 @pytest.mark.parametrize("scale", [1, 10**7])

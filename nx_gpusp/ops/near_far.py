@@ -8,6 +8,8 @@ rounds are the same for both), delta adapting towards ``target`` near entries a 
 one call of ``grid_round`` runs one round. Rounds are deterministic in everything but
 the choice among equally valid predecessors, so the twin matches the kernels exactly.
 
+``init_state`` sets a run's state up (one launch); ``flag_entries``, ``narrow`` and
+``widen`` prepare the dense phase and convert its int32 distances back.
 ``dense_round`` is one round of the dense phase (flag rounds after the hand-over). On
 CUDA it is asynchronous (a vertex relaxes from its current distance), so the twin
 matches it in the distances it converges to, not round for round.
@@ -17,10 +19,12 @@ import numpy as np
 
 from .base import CudaKernelTable, gather_arcs, relax_and_append, scalar
 
-__all__ = ["CudaOps", "NumpyOps", "BLOCK_THREADS", "CLUSTER", "threshold", "adapt_delta"]
+__all__ = ["CudaOps", "NumpyOps", "BLOCK_THREADS", "CLUSTER", "INT32_MAX", "threshold",
+           "adapt_delta"]
 
 BLOCK_THREADS = 1024  # threads of each team block
 CLUSTER = 8  # blocks of the cluster team (NF_CLUSTER in near_far.cu)
+INT32_MAX = int(np.iinfo(np.int32).max)  # the dense phase's int32 "unreached"
 CTL_SIZE, CTL_ROUND, CTL_NEAR, CTL_PARITY, CTL_NEW, CTL_CARRY, CTL_TOTAL_NEAR = range(7)
 
 
@@ -51,7 +55,8 @@ def adapt_delta(delta, near, target, inf):
 class CudaOps(CudaKernelTable):
     source = "near_far.cu"
     templates = ("near_far_block", "near_far_cluster", "nf_relax_grid", "nf_predecessors_grid",
-                 "nf_carry_grid", "nf_advance", "nf_dense_round")
+                 "nf_carry_grid", "nf_advance", "nf_dense_round", "nf_init")
+    plain = ("nf_flag_entries", "nf_narrow", "nf_widen")
     types = (np.int64, np.float64, np.int32)  # int32: dense rounds on proven-small distances
 
     _team = None
@@ -62,6 +67,21 @@ class CudaOps(CudaKernelTable):
             major = int(self.cp.cuda.Device().compute_capability[:-1])
             self._team = CLUSTER if major >= 9 else 1
         return self._team
+
+    def init_state(self, st, source, delta):
+        T = st.dist.dtype
+        self.launch("nf_init", st.fv.size, (  # fv: at least one item, so ctl is set
+            st.dist, st.pred, st.stamp, scalar(st.dist.size, np.int32), st.fv, st.fd, st.ctl,
+            st.tctl, scalar(source, np.int32), scalar(delta, T)), dtype=T)
+
+    def flag_entries(self, cv, size, flags):
+        self.launch("nf_flag_entries", size, (cv, scalar(size, np.int32), flags))
+
+    def narrow(self, dist, work):
+        self.launch("nf_narrow", dist.size, (dist, work, scalar(dist.size, np.int32)))
+
+    def widen(self, work, dist):
+        self.launch("nf_widen", dist.size, (work, dist, scalar(dist.size, np.int32)))
 
     def block_rounds(self, g, st, cap, max_rounds, track_pred, cutoff, team, target):
         T = st.dist.dtype
@@ -129,6 +149,28 @@ class NumpyOps:
 
     def default_team(self):
         return CLUSTER  # the twin of the default CUDA launch (Hopper)
+
+    def init_state(self, st, source, delta):
+        inf = _inf(st.dist.dtype)
+        st.dist[:] = inf
+        st.pred[:] = -1
+        st.stamp[:] = -1
+        st.ctl[:] = 0
+        st.tctl[:] = (0, delta, inf)
+        st.fd[0] = 0
+        st.fv[0] = source
+        if source >= 0:
+            st.dist[source] = 0
+            st.ctl[CTL_SIZE] = 1
+
+    def flag_entries(self, cv, size, flags):
+        flags[cv[:size]] = 1
+
+    def narrow(self, dist, work):
+        work[:] = np.minimum(dist, INT32_MAX)
+
+    def widen(self, work, dist):
+        dist[:] = np.where(work == INT32_MAX, dist.dtype.type(_inf(dist.dtype)), work)
 
     def block_rounds(self, g, st, cap, max_rounds, track_pred, cutoff, team, target):
         ctl, tctl = st.ctl, st.tctl

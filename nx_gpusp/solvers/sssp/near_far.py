@@ -41,8 +41,8 @@ import numpy as np
 
 from ...methods import Method, register
 from ...ops.near_far import (BLOCK_THREADS, CLUSTER, CTL_PARITY, CTL_ROUND, CTL_SIZE,
-                             CTL_TOTAL_NEAR, buffers)
-from . import SSSPResult, cutoff_value, check_negative_cycle, distance_inf, init_sources
+                             CTL_TOTAL_NEAR, INT32_MAX, buffers)
+from . import SSSPResult, cutoff_value, check_negative_cycle
 
 __all__ = ["near_far_sssp", "dense_rounds"]
 
@@ -50,7 +50,6 @@ GRID_TARGET = 1 << 17  # near entries per multi-block round that delta aims at
 DENSE_FRACTION = 16  # hand over to dense rounds above n / DENSE_FRACTION frontier entries
 CAP_PER_THREAD = 8  # default team cap: frontier entries per team thread
 ROUNDS_PER_CHECK = 4  # dense rounds launched between two reads of the changed flags
-INT32_MAX = int(np.iinfo(np.int32).max)
 
 
 def _dense_ok(graph, dense_fraction):
@@ -65,21 +64,23 @@ def _int32_exact(graph):
     return graph.n * max(int(graph.max_weight), 0) < INT32_MAX - 1  # Python ints
 
 
-def dense_rounds(ex, graph, dist, flags, cut):
+def dense_rounds(ex, graph, dist, flags, cut, spare=None):
     """Dense rounds (nf_dense_round) from the vertices flagged in ``flags`` until a round
-    lowers nothing; ``dist`` is lowered in place. Non-negative weights only. Returns the
+    lowers nothing; ``dist`` is lowered in place. ``spare``: a zeroed flag array for the
+    alternate rounds (allocated if not given). Non-negative weights only. Returns the
     number of rounds launched."""
     xp = ex.xp
     ops = ex.ops("near_far")
     g = graph.on(ex)
     narrow = _int32_exact(graph)
     if narrow:  # unreached (the int64 maximum) becomes the int32 maximum and back
-        work = xp.minimum(dist, INT32_MAX).astype(np.int32)
+        work = xp.empty(dist.size, dtype=np.int32)
+        ops.narrow(dist, work)
         weights = graph.weights_as(ex, np.int32)
         cut = int(min(max(cut, -INT32_MAX), INT32_MAX - 1))
     else:
         work, weights = dist, g.weights
-    pair = (flags, xp.zeros_like(flags))
+    pair = (flags, xp.zeros_like(flags) if spare is None else spare)
     changed = xp.zeros(ROUNDS_PER_CHECK, dtype=np.int32)
     rounds = 0
     while True:
@@ -91,18 +92,17 @@ def dense_rounds(ex, graph, dist, flags, cut):
         if not int(ex.to_host(changed)[-1]):
             break
     if narrow:
-        unreached = dist.dtype.type(distance_inf(dist.dtype))
-        dist[:] = xp.where(work == INT32_MAX, unreached, work)
+        ops.widen(work, dist)
     return rounds
 
 
 def _hand_over(ex, graph, st, host_ctl, srcs, cut, stats):
     """Dense rounds from near-far's state: every frontier entry's vertex flagged (an
     entry is a vertex whose current distance has not been relaxed yet)."""
-    current = buffers(st, int(host_ctl[CTL_PARITY]))[0][: int(host_ctl[CTL_SIZE])]
-    flags = ex.xp.zeros(graph.n, dtype=np.uint8)
-    flags[current] = 1
-    dense = dense_rounds(ex, graph, st.dist, flags, cut)
+    flags = ex.xp.zeros(2 * graph.n, dtype=np.uint8)  # both rounds' flags, one memset
+    ex.ops("near_far").flag_entries(buffers(st, int(host_ctl[CTL_PARITY]))[0],
+                                    int(host_ctl[CTL_SIZE]), flags)
+    dense = dense_rounds(ex, graph, st.dist, flags[: graph.n], cut, spare=flags[graph.n:])
     stats = {**stats, "rounds": stats["rounds"] + dense, "dense_rounds": dense}
     # pred None: the result layer derives the tight-arc tree of the final distances
     return SSSPResult(dist=st.dist, pred=None, sources=srcs.astype(np.int64), executor=ex,
@@ -124,31 +124,36 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
     g = graph.on(ex)
     n = graph.n
     dtype = graph.distance_dtype()
-    inf = distance_inf(dtype)
     # + 6 bytes a vertex: the dense phase's two flag arrays and int32 distances
     ex.require_bytes(n * (3 * dtype.itemsize + 5 * 4 + 6), "near-far SSSP state")
-    dist, pred = init_sources(ex, n, sources, dtype)
     negative = graph.has_negative_weights
     track_pred = bool(want_pred or negative)
     cut = cutoff_value(cutoff, dtype)
     srcs = np.unique(np.asarray(sources, dtype=np.int32))
-    st = SimpleNamespace(
-        dist=dist, pred=pred, stamp=xp.full(n, -1, dtype=np.int32),
-        fv=xp.empty(max(n, 1), dtype=np.int32), fd=xp.zeros(max(n, 1), dtype=dtype),
-        gv=xp.empty(max(n, 1), dtype=np.int32), gd=xp.empty(max(n, 1), dtype=dtype),
-        ctl=xp.zeros(8, dtype=np.int32), tctl=xp.zeros(3, dtype=dtype))
-    st.fv[: len(srcs)] = ex.asarray(srcs)
     if delta is None:
         step = _initial_delta(graph, dtype)
     else:
         if not delta > 0:
             raise ValueError(f"near-far: delta must be positive, got {delta!r}")
         step = delta if dtype.kind == "f" else max(1, int(delta))
+    size = max(n, 1)
+    st = SimpleNamespace(
+        dist=xp.empty(n, dtype=dtype), pred=xp.empty(n, dtype=np.int32),
+        stamp=xp.empty(n, dtype=np.int32), fv=xp.empty(size, dtype=np.int32),
+        fd=xp.empty(size, dtype=dtype), gv=xp.empty(size, dtype=np.int32),
+        gd=xp.empty(size, dtype=dtype), ctl=xp.empty(8, dtype=np.int32),
+        tctl=xp.empty(3, dtype=dtype))
+    # one launch for a single source; several sources are added from the host
+    ops.init_state(st, int(srcs[0]) if len(srcs) == 1 else -1, step)
+    if len(srcs) > 1:
+        dev = ex.asarray(srcs)
+        st.dist[dev] = 0
+        st.fv[: len(srcs)] = dev
+        st.fd[: len(srcs)] = 0
+        st.ctl[CTL_SIZE] = len(srcs)
+    dist, pred = st.dist, st.pred
     host_ctl = np.zeros(8, dtype=np.int32)
     host_ctl[CTL_SIZE] = len(srcs)
-    host_tctl = np.array([0, step, inf], dtype=dtype)
-    st.ctl[:] = ex.asarray(host_ctl)
-    st.tctl[:] = ex.asarray(host_tctl)
     lower_bound = -(n - 1) * max(abs(graph.min_weight), abs(graph.max_weight)) if negative else None
     next_check = 64
     max_rounds = next_check if negative else 1 << 30
