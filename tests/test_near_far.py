@@ -17,7 +17,8 @@ CASES = graph_cases(60, seed=21)
 
 SHAPES = {"one-block": dict(cluster=1, block_cap=8192), "cluster": dict(cluster=8),
           "multi-block": dict(block_cap=1, dense_fraction=0),
-          "dense-hand-over": dict(block_cap=1, dense_fraction=10**9)}
+          "dense-hand-over": dict(block_cap=1, dense_fraction=10**9),
+          "dense-thresholded": dict(block_cap=1, dense_fraction=10**9, dense_target=4)}
 
 
 @pytest.mark.parametrize("shape", SHAPES)
@@ -91,12 +92,14 @@ def test_cuda_matches_twin_round_for_round(sources, seed, kind, block_cap, clust
 
 @pytest.mark.gpu
 @pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+@pytest.mark.parametrize("threshold", ["none", "adaptive", "fixed"])
 @pytest.mark.parametrize("weights", ["int32", "int64", "float"])
 @pytest.mark.parametrize("seed", range(4))
-def test_dense_rounds_cuda_matches_twin(seed, weights):
+def test_dense_rounds_cuda_matches_twin(seed, weights, threshold):
     """nf_dense_round to convergence from random flagged vertices, on int32 distances
     (small weights), int64 (weights too large for int32 sums) and float64, with and
-    without a cutoff: the kernel's distances equal the twin's."""
+    without a cutoff, with no threshold, an adaptive one (delta starting small) or a fixed
+    delta: the kernel's distances equal the twin's."""
     kind = "float" if weights == "float" else "int"
     graph = _random_csr(100 + seed, 5000, 40000, kind)
     if weights == "int64":
@@ -110,7 +113,9 @@ def test_dense_rounds_cuda_matches_twin(seed, weights):
         dist, _pred = init_sources(ex, graph.n, sources, graph.distance_dtype())
         flags = ex.xp.zeros(graph.n, dtype=np.uint8)
         flags[ex.asarray(sources)] = 1
-        rounds = dense_rounds(ex, graph, dist, flags, cut)
+        kw = {"none": {}, "adaptive": dict(target=64, delta=graph.weights.max() / 8),
+              "fixed": dict(target=0, delta=graph.weights.max() * 2)}[threshold]
+        rounds = dense_rounds(ex, graph, dist, flags, cut, **kw)
         assert rounds >= 2
         out.append(ex.to_host(dist))
     np.testing.assert_array_equal(out[0], out[1])

@@ -46,6 +46,20 @@ class CudaKernelTable:
             self._cache[key] = fn
         return fn
 
+    def resident_blocks(self, name, dtype=None, block=BLOCK):
+        """Blocks of ``block`` threads of kernel ``name`` that fit on the device at once
+        (register file and the 2048-thread limit of each multiprocessor): the grid of a
+        grid-stride kernel whose blocks reduce into a few global counters."""
+        key = ("resident", name, None if dtype is None else np.dtype(dtype), block)
+        blocks = self._cache.get(key)
+        if blocks is None:
+            attrs = self.cp.cuda.Device().attributes
+            regs = -(-self.kernel(name, dtype).num_regs // 8) * 8 * block  # allocation unit 8
+            per_sm = max(1, min(attrs["MaxThreadsPerMultiProcessor"] // block,
+                                attrs["MaxRegistersPerMultiprocessor"] // max(regs, 1)))
+            blocks = self._cache[key] = per_sm * attrs["MultiProcessorCount"]
+        return blocks
+
     def kernel_with_shared(self, name, dtype, shared_bytes):
         """The kernel, allowed ``shared_bytes`` of dynamic shared memory (the opt-in
         above 48 KiB is set once per kernel, not read back on every launch)."""
@@ -56,11 +70,11 @@ class CudaKernelTable:
             self._cache[key] = shared_bytes
         return fn
 
-    def launch(self, name, work_items, args, dtype=None, block=BLOCK):
+    def launch(self, name, work_items, args, dtype=None, block=BLOCK, max_blocks=MAX_BLOCKS):
         """Launch a grid-stride kernel over ``work_items`` items."""
         if work_items <= 0:
             return
-        grid = min((int(work_items) + block - 1) // block, MAX_BLOCKS)
+        grid = min((int(work_items) + block - 1) // block, max_blocks)
         self.kernel(name, dtype)((grid,), (block,), args)
 
 

@@ -25,6 +25,7 @@ __all__ = ["CudaOps", "NumpyOps", "BLOCK_THREADS", "CLUSTER", "INT32_MAX", "thre
 BLOCK_THREADS = 1024  # threads of each team block
 CLUSTER = 8  # blocks of the cluster team (NF_CLUSTER in near_far.cu)
 INT32_MAX = int(np.iinfo(np.int32).max)  # the dense phase's int32 "unreached"
+DENSE_BUCKETS = 64  # the dense rounds' histogram of pending distances (near_far.cu)
 CTL_SIZE, CTL_ROUND, CTL_NEAR, CTL_PARITY, CTL_NEW, CTL_CARRY, CTL_TOTAL_NEAR = range(7)
 
 
@@ -47,7 +48,7 @@ def adapt_delta(delta, near, target, inf):
     if near < target // 4 and delta < inf / 4:
         return delta * 2
     if near > 2 * target:
-        half = delta / 2 if isinstance(delta, float) else delta // 2
+        half = _half(delta)
         return half if half > 0 else delta
     return delta
 
@@ -109,12 +110,18 @@ class CudaOps(CudaKernelTable):
                                                     st.tctl), dtype=T)
         self.kernel("nf_advance", T)((1,), (1,), (st.ctl, st.tctl, scalar(target, np.int32)))
 
-    def dense_round(self, g, weights, dist, flag_in, flag_out, cutoff, changed):
+    def dense_round(self, g, weights, dist, flag_in, flag_out, cutoff, changed, dc, round_,
+                    fmin0, delta0, target):
+        """One dense round; ``dc``: the rounds' control slots (dmin, dbase, dwidth: T[3];
+        dcount: int32[3]; dhist: int32[3 * DENSE_BUCKETS], see nf_dense_round)."""
         T = dist.dtype
         n = dist.size
         self.launch("nf_dense_round", n, (
             g.indptr, g.indices, weights, scalar(n, np.int32), dist, flag_in, flag_out,
-            scalar(cutoff, T), changed), dtype=T)
+            scalar(cutoff, T), changed, dc.dmin, dc.dbase, dc.dwidth, dc.dcount, dc.dhist,
+            scalar(round_, np.int32), scalar(fmin0, T), scalar(delta0, T),
+            scalar(target, np.int32)), dtype=T,
+            max_blocks=self.resident_blocks("nf_dense_round", T))
 
 
 class NumpyOps:
@@ -204,12 +211,48 @@ class NumpyOps:
         tctl[1] = adapt_delta(tctl[1].item(), near, target, inf)
         tctl[0] = fmin
 
-    def dense_round(self, g, weights, dist, flag_in, flag_out, cutoff, changed):
-        """Relax the flagged vertices' out-arcs from their distances at the start of the
-        round (the kernel's asynchronous round reaches these values or lower)."""
+    def dense_round(self, g, weights, dist, flag_in, flag_out, cutoff, changed, dc, round_,
+                    fmin0, delta0, target):
+        """Relax the flagged vertices below the round's threshold from their distances at
+        the start of the round (the kernel's asynchronous round reaches these values or
+        lower); the same thresholds, histogram and control slots as nf_dense_round."""
+        T = dist.dtype.type
+        inf = _inf(dist.dtype)
+        cur, prev, nxt = round_ % 3, (round_ + 2) % 3, (round_ + 1) % 3
+        base, width = fmin0, _quarter(delta0)
+        if round_ == 0:
+            thr = threshold(fmin0, delta0, inf)
+        elif target == 0:
+            base = dc.dmin[prev].item()
+            thr = threshold(base, delta0, inf)
+        else:
+            cum = np.cumsum(dc.dhist[prev])
+            k = int(np.argmax(cum >= target)) if cum[-1] >= target else DENSE_BUCKETS
+            wprev = dc.dwidth[prev].item()
+            base = dc.dmin[prev].item()
+            if k >= DENSE_BUCKETS // 2 and wprev < inf / (4 * DENSE_BUCKETS):
+                width = wprev * 2
+            elif k < DENSE_BUCKETS // 8 and _half(wprev) > 0:
+                width = _half(wprev)
+            else:
+                width = wprev
+            span = inf if wprev > inf / DENSE_BUCKETS else (k + 1) * wprev
+            thr = inf if k >= DENSE_BUCKETS else threshold(dc.dbase[prev].item(), span, inf)
+            if not width > 0:
+                width = 1
+            thr = max(thr, threshold(base, width, inf))
+        dc.dbase[cur], dc.dwidth[cur] = base, width
+        dc.dmin[nxt], dc.dcount[nxt], dc.dhist[nxt] = inf, 0, 0
         tails = np.flatnonzero(flag_in)
         flag_in[tails] = 0
-        tails = tails[dist[tails] != _inf(dist.dtype)]
+        d = dist[tails]
+        reached = d != inf
+        near = reached & (d < thr)
+        defer = tails[reached & ~near]
+        flag_out[defer] = 1
+        deferred = dist[defer]
+        tails = tails[near]
+        dc.dcount[cur] += len(tails)
         owner, arcs = gather_arcs(g.indptr, tails)
         heads = g.indices[arcs]
         cand = (dist[tails][owner] + weights[arcs]).astype(dist.dtype)
@@ -218,7 +261,21 @@ class NumpyOps:
         if len(heads):
             np.minimum.at(dist, heads, cand)
             flag_out[heads] = 1
+        pending = np.concatenate([deferred, cand])  # what the next round has to do
+        if len(pending):
+            dc.dmin[cur] = min(dc.dmin[cur], pending.min())
+            off = np.where(pending > base, (pending - T(base)) // T(width), 0)
+            np.add.at(dc.dhist[cur], np.minimum(off, DENSE_BUCKETS - 1).astype(np.int64), 1)
             changed[0] = 1
+
+
+def _half(x):
+    return x / 2 if isinstance(x, float) else x // 2
+
+
+def _quarter(delta):
+    q = delta / 4 if isinstance(delta, float) else delta // 4
+    return q if q > 0 else 1
 
 
 def _inf(dtype):
