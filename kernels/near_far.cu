@@ -20,6 +20,9 @@
 //    minimum), read across the cluster (distributed shared memory).
 //    Two barriers a round: the counters alternate by round parity, and the set of the
 //    next round is reset between the barriers.
+//    Inline (lengths only, no predecessors): vertices lowered below the round's
+//    threshold are relaxed in the same round by their block, in block sub-rounds over
+//    a shared-memory queue (delta-stepping's inner loop over a bucket; RelaxVisitor).
 //  * nf_relax_grid / nf_predecessors_grid / nf_carry_grid: one round over the whole
 //    grid for large frontiers; the host reads the control block between rounds.
 // Arcs of high-degree vertices are expanded by a whole warp (ballot loop), others by
@@ -39,7 +42,8 @@
 // runs it on int32 distances when every finite distance fits.
 // ctl (int32): [0] size, [1] round, [2] near entries of the round in progress, [3] parity
 // (0: frontier in fv/fd, 1: in gv/gd), [4] new entries, [5] carried entries,
-// [6] total near entries processed (int, saturating statistics are not needed here).
+// [6] total near entries processed (int, saturating statistics are not needed here),
+// [7] inline sub-rounds run by the team's block 0.
 // tctl (T): [0] frontier minimum snapshot, [1] delta, [2] next minimum (grid rounds).
 #include "common.cuh"
 
@@ -50,6 +54,10 @@ __device__ long long nf_profile[3];
 #endif
 
 #define ARC_BATCH 4
+// Entries of each of a team block's two inline queues (dynamic shared memory, 2 x 12
+// bytes an entry: 48 KiB; measured on the H100: 1024 entries NY 4.63 ms, 2048 4.41,
+// 8192 5.21 - a larger carve-out of shared memory leaves less L1 cache).
+#define NF_QUEUE 2048
 
 // Visitors see a batch of ARC_BATCH arcs (v < 0: no arc) twice: pre(v) is issued for
 // every arc of the batch before apply_batch, so the batch's loads are in flight together.
@@ -69,21 +77,40 @@ __device__ __forceinline__ void lower_batch(T* dist, T cutoff, const int* v, con
 // Relaxing: the batch's atomicMin operations together, then its stamp exchanges
 // together, then the appends: three dependent atomic latencies a batch instead of up to
 // three per arc (FLA 17.7 -> 16.4 ms, R-MAT 22 22.3 -> 17.0 ms on the H100).
+// Inline (team rounds without predecessors): a vertex lowered below the round's
+// threshold `thr` goes to the block's queue (q_v, q_d, *q_count < NF_QUEUE) instead of
+// the next frontier, and the block relaxes it in the same round (block sub-rounds); when
+// the queue is full it is appended as any other, and so is the whole queue after that
+// sub-round (team_rounds). q_v null: no inline.
 template <typename T> struct RelaxVisitor {
     T* dist; int* stamp; int round; int* next_v; int* next_count; T cutoff;
+    int* q_v = nullptr; T* q_d = nullptr; int* q_count = nullptr; T thr = T(0);
 #ifdef NF_NO_PRECHECK  // experiment: atomic on every arc instead of read-then-atomic
     __device__ __forceinline__ T pre(int) const { return DistTraits<T>::inf(); }
 #else
     __device__ __forceinline__ T pre(int v) const { return dist[v]; }  // a hint: stale is larger
 #endif
+    __device__ __forceinline__ void append(int v) const {  // once a round (stamp)
+        if (atomicExch(&stamp[v], round) != round) next_v[append_slot(next_count)] = v;
+    }
     __device__ __forceinline__ void apply_batch(int /*u*/, const int* v, const T* cand,
                                                 const T* pre) const {
         T old[ARC_BATCH];
         lower_batch(dist, cutoff, v, cand, pre, old);
         int prev[ARC_BATCH];
 #pragma unroll
-        for (int j = 0; j < ARC_BATCH; ++j)
-            prev[j] = cand[j] < old[j] ? atomicExch(&stamp[v[j]], round) : round;
+        for (int j = 0; j < ARC_BATCH; ++j) {
+            bool lowered = cand[j] < old[j];
+            if (lowered && q_v != nullptr && cand[j] < thr) {
+                const int slot = atomicAdd(q_count, 1);  // shared memory
+                if (slot < NF_QUEUE) {
+                    q_v[slot] = v[j];
+                    q_d[slot] = cand[j];
+                    lowered = false;  // relaxed by the block in this round
+                }
+            }
+            prev[j] = lowered ? atomicExch(&stamp[v[j]], round) : round;
+        }
 #pragma unroll
         for (int j = 0; j < ARC_BATCH; ++j) {
             if (prev[j] != round) next_v[append_slot(next_count)] = v[j];
@@ -173,6 +200,18 @@ template <typename T> struct NearEntries {
         const int ui = __ldcg(&cv[i]);  // loaded with cd[i], not after the comparison
         u = ui;
         return du < thr;
+    }
+};
+
+// A block's inline queue: (qv[i], qd[i]), relaxed even if dist[qv[i]] has gone lower
+// since (checking first costs one more dependent load a sub-round than the repeated
+// relaxations it saves: measured NY 4.41 -> 4.07 ms, FLA 12.3 -> 11.5 without it).
+template <typename T> struct QueueEntries {
+    const int* qv; const T* qd;
+    __device__ __forceinline__ bool take(long long i, int& u, T& du) const {
+        u = qv[i];
+        du = qd[i];
+        return true;
     }
 };
 
@@ -363,7 +402,14 @@ __device__ __forceinline__ void team_rounds(
         const Team& team, RoundCounters<T>* local, const long long* __restrict__ indptr,
         const int* __restrict__ indices, const T* __restrict__ weights, T* dist, int* pred,
         int* stamp, int* fv, T* fd, int* gv, T* gd, int* ctl, T* tctl, int cap, int max_rounds,
-        int track_pred, T cutoff, int target) {
+        int track_pred, T cutoff, int target, int inline_on) {
+    // with inline_on, the block's two inline queues (dynamic shared memory: vertices,
+    // then distances) and their counts (see RelaxVisitor)
+    extern __shared__ __align__(16) unsigned char nf_shared[];
+    int (*const q_v)[NF_QUEUE] = reinterpret_cast<int (*)[NF_QUEUE]>(nf_shared);
+    T (*const q_d)[NF_QUEUE] = reinterpret_cast<T (*)[NF_QUEUE]>(nf_shared + 2 * NF_QUEUE * sizeof(int));
+    __shared__ int q_count[2];
+    if (threadIdx.x == 0) q_count[0] = q_count[1] = 0;
     RoundCounters<T>* ctr = team.in_rank(local, 0);
     const bool leader = team.rank() == 0 && threadIdx.x == 0;
 #ifdef NF_PROFILE  // cycles per phase, accumulated by the leader into nf_profile[0..2]
@@ -375,7 +421,7 @@ __device__ __forceinline__ void team_rounds(
     const long long tid = static_cast<long long>(team.rank()) * blockDim.x + threadIdx.x;
     const long long nthreads = static_cast<long long>(team.size()) * blockDim.x;
     const long long warp = tid >> 5, nwarps = nthreads >> 5;
-    int size = ctl[0], round = ctl[1], parity = ctl[3], total_near = ctl[6];
+    int size = ctl[0], round = ctl[1], parity = ctl[3], total_near = ctl[6], sub_rounds = ctl[7];
     T fmin = tctl[0], delta = tctl[1];
     if (threadIdx.x == 0) { reset(local[0]); reset(local[1]); }
     team.sync();
@@ -388,9 +434,34 @@ __device__ __forceinline__ void team_rounds(
         T* nd = parity ? fd : gd;
         const T thr = threshold(fmin, delta);
         NF_MARK(0);
-        const RelaxVisitor<T> relax{dist, stamp, round, nv, &c->next, cutoff};
+        RelaxVisitor<T> relax{dist, stamp, round, nv, &c->next, cutoff};
+        if (inline_on) {
+            relax.q_v = q_v[0]; relax.q_d = q_d[0]; relax.q_count = &q_count[0]; relax.thr = thr;
+        }
         const int seen = visit_near_arcs(indptr, indices, weights, cv, cd, size, thr, warp, nwarps, relax);
         if ((threadIdx.x & 31) == 0 && seen) atomicAdd(&c->near, seen);
+        if (inline_on) {  // block sub-rounds: relax the queue, queueing into the other one
+            __syncthreads();
+            int qb = 0, count = q_count[0];
+            while (count > 0) {  // the same in every thread of the block
+                const int qn = min(count, NF_QUEUE);
+                if (count > NF_QUEUE) {  // overflowed: a wave too wide for one block's
+                    for (int i = threadIdx.x; i < qn; i += blockDim.x)  // sub-rounds goes
+                        relax.append(q_v[qb][i]);  // to the frontier (grid / dense rounds)
+                    break;
+                }
+                if (threadIdx.x == 0) q_count[qb ^ 1] = 0;
+                __syncthreads();
+                relax.q_v = q_v[qb ^ 1]; relax.q_d = q_d[qb ^ 1]; relax.q_count = &q_count[qb ^ 1];
+                visit_entry_arcs(indptr, indices, weights, QueueEntries<T>{q_v[qb], q_d[qb]},
+                                 qn, threadIdx.x >> 5, blockDim.x >> 5, relax);
+                __syncthreads();
+                qb ^= 1;
+                count = q_count[qb];
+                ++sub_rounds;
+            }
+            if (threadIdx.x == 0) q_count[0] = 0;  // every thread has read it; next round's
+        }
         team.sync();
         NF_MARK(1);
         // every thread has read the other set (last round's) before this barrier
@@ -414,6 +485,7 @@ __device__ __forceinline__ void team_rounds(
     }
     if (leader) {
         ctl[0] = size; ctl[1] = round; ctl[2] = 0; ctl[3] = parity; ctl[6] = total_near;
+        ctl[7] = sub_rounds;  // block 0's
         tctl[0] = fmin; tctl[1] = delta;
     }
     team.sync();  // every block's counters stay alive until the others have read them
@@ -423,10 +495,11 @@ __device__ __forceinline__ void team_rounds(
 #define NF_TEAM_PARAMS                                                                       \
     const long long* __restrict__ indptr, const int* __restrict__ indices,                  \
         const T* __restrict__ weights, T* dist, int* pred, int* stamp, int* fv, T* fd, int* gv, \
-        T* gd, int* ctl, T* tctl, int cap, int max_rounds, int track_pred, T cutoff, int target
+        T* gd, int* ctl, T* tctl, int cap, int max_rounds, int track_pred, T cutoff, int target, \
+        int inline_on
 #define NF_TEAM_ARGS                                                                         \
     indptr, indices, weights, dist, pred, stamp, fv, fd, gv, gd, ctl, tctl, cap, max_rounds, \
-        track_pred, cutoff, target
+        track_pred, cutoff, target, inline_on
 
 // One block (launch: grid 1, NF block threads).
 template <typename T> __global__ void __launch_bounds__(1024) near_far_block(NF_TEAM_PARAMS) {

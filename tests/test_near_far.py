@@ -123,6 +123,25 @@ def test_dense_rounds_cuda_matches_twin(seed, weights, threshold):
 
 @pytest.mark.gpu
 @pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+@pytest.mark.parametrize("cluster", [1, 8])
+@pytest.mark.parametrize("kind", ["int", "float"])
+@pytest.mark.parametrize("seed", range(4))
+def test_inline_rounds_cuda_match_twin(seed, kind, cluster):
+    """Team rounds with block sub-rounds (inline, lengths only; asynchronous on CUDA):
+    the distances equal the twin's and those of rounds without inline."""
+    graph = _random_csr(seed, 20000, 30000 + 40000 * seed, kind)
+    out = []
+    runs = ((Executor("cuda"), True), (Executor("cpu"), True), (Executor("cuda"), False))
+    for ex, inline in runs:
+        r = near_far_sssp(ex, graph, [seed], want_pred=False, cluster=cluster, inline=inline,
+                          dense_fraction=0)
+        out.append(ex.to_host(r.dist))
+    for other in out[1:]:
+        np.testing.assert_array_equal(out[0], other)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
 @pytest.mark.parametrize("dtype", [np.int64, np.float64])
 @pytest.mark.parametrize("source", [-1, 0, 4999])
 def test_setup_kernels_match_twin(source, dtype):

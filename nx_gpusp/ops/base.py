@@ -61,13 +61,18 @@ class CudaKernelTable:
         return blocks
 
     def kernel_with_shared(self, name, dtype, shared_bytes):
-        """The kernel, allowed ``shared_bytes`` of dynamic shared memory (the opt-in
-        above 48 KiB is set once per kernel, not read back on every launch)."""
+        """The kernel, allowed ``shared_bytes`` of dynamic shared memory (the opt-in, needed
+        when dynamic and static shared memory together pass 48 KiB, is set once per
+        kernel, not read back on every launch)."""
         fn = self.kernel(name, dtype)
         key = ("shared", name, None if dtype is None else np.dtype(dtype))
-        if shared_bytes > self._cache.get(key, SHARED_DEFAULT):
+        allowed = self._cache.get(key)
+        if allowed is None:  # without the opt-in: 48 KiB less the static shared memory
+            allowed = SHARED_DEFAULT - fn.shared_size_bytes
+        if shared_bytes > allowed:
             fn.max_dynamic_shared_size_bytes = shared_bytes
-            self._cache[key] = shared_bytes
+            allowed = shared_bytes
+        self._cache[key] = allowed
         return fn
 
     def launch(self, name, work_items, args, dtype=None, block=BLOCK, max_blocks=MAX_BLOCKS):

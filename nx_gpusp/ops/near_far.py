@@ -26,7 +26,8 @@ BLOCK_THREADS = 1024  # threads of each team block
 CLUSTER = 8  # blocks of the cluster team (NF_CLUSTER in near_far.cu)
 INT32_MAX = int(np.iinfo(np.int32).max)  # the dense phase's int32 "unreached"
 DENSE_BUCKETS = 64  # the dense rounds' histogram of pending distances (near_far.cu)
-CTL_SIZE, CTL_ROUND, CTL_NEAR, CTL_PARITY, CTL_NEW, CTL_CARRY, CTL_TOTAL_NEAR = range(7)
+INLINE_QUEUE = 2048  # entries of each of a team block's two inline queues (NF_QUEUE)
+CTL_SIZE, CTL_ROUND, CTL_NEAR, CTL_PARITY, CTL_NEW, CTL_CARRY, CTL_TOTAL_NEAR, CTL_SUB = range(8)
 
 
 def buffers(st, parity):
@@ -84,13 +85,17 @@ class CudaOps(CudaKernelTable):
     def widen(self, work, dist):
         self.launch("nf_widen", dist.size, (work, dist, scalar(dist.size, np.int32)))
 
-    def block_rounds(self, g, st, cap, max_rounds, track_pred, cutoff, team, target):
+    def block_rounds(self, g, st, cap, max_rounds, track_pred, cutoff, team, target,
+                     inline=False):
+        """``inline``: block sub-rounds, with two queues of INLINE_QUEUE entries."""
         T = st.dist.dtype
         name = "near_far_block" if team == 1 else "near_far_cluster"
-        self.kernel(name, T)((team,), (BLOCK_THREADS,), (
+        shared = 2 * INLINE_QUEUE * (4 + T.itemsize) if inline else 0
+        self.kernel_with_shared(name, T, shared)((team,), (BLOCK_THREADS,), (
             g.indptr, g.indices, g.weights, st.dist, st.pred, st.stamp, st.fv, st.fd, st.gv,
             st.gd, st.ctl, st.tctl, scalar(cap, np.int32), scalar(max_rounds, np.int32),
-            scalar(int(track_pred), np.int32), scalar(cutoff, T), scalar(target, np.int32)))
+            scalar(int(track_pred), np.int32), scalar(cutoff, T), scalar(target, np.int32),
+            scalar(int(inline), np.int32)), shared_mem=shared)
 
     def grid_round(self, g, st, size, parity, track_pred, cutoff, target):
         """One round over the whole grid; the frontier (``size`` entries) is in buffer
@@ -128,7 +133,7 @@ class NumpyOps:
     def __init__(self, executor):
         self.ex = executor
 
-    def _round(self, g, st, size, round_, parity, thr, track_pred, cutoff):
+    def _round(self, g, st, size, round_, parity, thr, track_pred, cutoff, inline=False):
         """One round on the host; returns (next size, near count, next minimum)."""
         cv, cd, nv, nd = buffers(st, parity)
         inf = _inf(st.dist.dtype)
@@ -138,7 +143,10 @@ class NumpyOps:
         owner, arcs = gather_arcs(g.indptr, near_v)
         heads = g.indices[arcs]
         cand = near_d[owner] + g.weights[arcs]
-        new = relax_and_append(st.dist, st.stamp, round_, heads, cand, cutoff)
+        if inline:
+            new = _relax_inline(g, st, round_, heads, cand, cutoff, thr)
+        else:
+            new = relax_and_append(st.dist, st.stamp, round_, heads, cand, cutoff)
         if track_pred:
             tight = (st.stamp[heads] == round_) & (cand == st.dist[heads])
             st.pred[heads[tight]] = near_v[owner[tight]]
@@ -179,7 +187,8 @@ class NumpyOps:
     def widen(self, work, dist):
         dist[:] = np.where(work == INT32_MAX, dist.dtype.type(_inf(dist.dtype)), work)
 
-    def block_rounds(self, g, st, cap, max_rounds, track_pred, cutoff, team, target):
+    def block_rounds(self, g, st, cap, max_rounds, track_pred, cutoff, team, target,
+                     inline=False):
         ctl, tctl = st.ctl, st.tctl
         size, round_, parity = int(ctl[CTL_SIZE]), int(ctl[CTL_ROUND]), int(ctl[CTL_PARITY])
         fmin, delta = tctl[0].item(), tctl[1].item()
@@ -190,7 +199,8 @@ class NumpyOps:
                 break
             round_ += 1
             thr = threshold(fmin, delta, inf)
-            size, near, fmin = self._round(g, st, size, round_, parity, thr, track_pred, cutoff)
+            size, near, fmin = self._round(g, st, size, round_, parity, thr, track_pred, cutoff,
+                                           inline)
             fmin = fmin.item() if hasattr(fmin, "item") else fmin
             total_near += near
             delta = adapt_delta(delta, near, target, inf)
@@ -267,6 +277,30 @@ class NumpyOps:
             off = np.where(pending > base, (pending - T(base)) // T(width), 0)
             np.add.at(dc.dhist[cur], np.minimum(off, DENSE_BUCKETS - 1).astype(np.int64), 1)
             changed[0] = 1
+
+
+def _relax_inline(g, st, round_, heads, cand, cutoff, thr):
+    """The inline rounds' relaxation (twin of the team's block sub-rounds): vertices
+    lowered below ``thr`` relax their arcs in the same round, sub-round after sub-round;
+    the others are appended once (round stamp). Returns the appended vertices."""
+    dist, stamp = st.dist, st.stamp
+    appended = []
+    while len(heads):
+        keep = (cand <= cutoff) & (cand < dist[heads])
+        heads, cand = heads[keep], cand[keep]
+        before = dist[heads]
+        np.minimum.at(dist, heads, cand)
+        lowered = np.unique(heads[dist[heads] < before])
+        near = dist[lowered] < thr
+        far = lowered[~near]
+        fresh = far[stamp[far] != round_]
+        stamp[fresh] = round_
+        appended.append(fresh)
+        tails = lowered[near]
+        st.ctl[CTL_SUB] += bool(len(tails))
+        owner, arcs = gather_arcs(g.indptr, tails)
+        heads, cand = g.indices[arcs], dist[tails][owner] + g.weights[arcs]
+    return np.concatenate(appended) if appended else np.zeros(0, dtype=np.int64)
 
 
 def _half(x):
