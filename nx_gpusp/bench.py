@@ -37,9 +37,9 @@ from .executor import get_executor
 from .methods import methods_for
 from .solvers.sssp import distance_inf
 
-__all__ = ["WORKLOADS", "Case", "warm_device", "PEERS", "kernel_runner", "all_pairs_runner", "peer_runner",
+__all__ = ["WORKLOADS", "Case", "PEERS", "kernel_runner", "all_pairs_runner", "peer_runner",
            "peer_skip_reason", "e2e_runner", "reached_arcs", "pick_sources", "median_time",
-           "run_case", "main"]
+           "warm_device", "run_case", "main"]
 
 PEERS = ("networkx", "scipy")
 NX_MAX_ARCS = 3_000_000  # NetworkX rows are skipped above this many arcs

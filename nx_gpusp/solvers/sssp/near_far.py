@@ -98,7 +98,8 @@ def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, d
         work = xp.empty(dist.size, dtype=np.int32)
         ops.narrow(dist, work)
         weights = graph.weights_as(ex, np.int32)
-        cut, fmin, delta = (int(min(max(x, -INT32_MAX), INT32_MAX - 1)) for x in (cut, fmin, delta))
+        cut, fmin, delta = (int(min(max(x, -INT32_MAX), INT32_MAX - 1))
+                            for x in (cut, fmin, delta))
     else:
         work, weights = dist, g.weights
     pair = (flags, xp.zeros_like(flags) if spare is None else spare)
