@@ -169,10 +169,6 @@ class CSRGraph:
     def out_degree(self):
         return np.diff(self.indptr)
 
-    @functools.cached_property
-    def max_out_degree(self):
-        return int(self.out_degree.max()) if self.n else 0
-
     def distance_dtype(self):
         """int64 for integer weights, float64 otherwise."""
         return self.weights.dtype

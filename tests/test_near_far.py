@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from graphs import assert_lengths_equal, assert_paths_valid, graph_cases, random_graph
+from nx_gpusp.convert import to_networkx
 from nx_gpusp.executor import Executor, cuda_available
 from nx_gpusp.graph import CSRGraph
 from nx_gpusp.solvers.sssp import distance_inf, init_sources
@@ -181,10 +182,7 @@ def test_dense_hand_over_wide_weights(device, scale):
     graph = _random_csr(7, 2000, 16000, "int")
     graph.weights *= scale
     assert _int32_exact(graph) == (scale == 1)
-    G = nx.DiGraph()
-    tails = np.repeat(np.arange(graph.n), np.diff(graph.indptr))
-    G.add_weighted_edges_from(zip(tails.tolist(), graph.indices.tolist(),
-                                  graph.weights.tolist()))
+    G = to_networkx(graph)
     kw = dict(backend="gpusp", method="near-far", block_cap=1, dense_fraction=10**9)
     dist, paths = nx.single_source_dijkstra(G, 0, **kw)
     assert_lengths_equal(dist, nx.single_source_dijkstra_path_length(G, 0))
@@ -221,10 +219,6 @@ def test_dense_hand_over_rule(device):
     skewed = near_far_sssp(ex, star, [0], block_cap=0, dense_fraction=10**9)
     assert skewed.stats["dense_rounds"] > 0
     assert ex.to_host(skewed.dist).tolist() == [0, 1] + [2] * 2998
-    G = nx.DiGraph()
-    tails = np.repeat(np.arange(uniform.n), np.diff(uniform.indptr))
-    G.add_weighted_edges_from(zip(tails.tolist(), uniform.indices.tolist(),
-                                  uniform.weights.tolist()))
-    expected = nx.single_source_dijkstra_path_length(G, 0)
+    expected = nx.single_source_dijkstra_path_length(to_networkx(uniform), 0)
     dist = ex.to_host(handed.dist)
     assert {v: int(dist[v]) for v in expected} == expected

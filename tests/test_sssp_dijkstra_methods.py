@@ -8,6 +8,7 @@ import pytest
 
 from graphs import (assert_lengths_equal, assert_same_arrays, run_on_both, assert_paths_valid, graph_cases, path_length,
                     random_graph)
+from nx_gpusp.convert import to_networkx
 from nx_gpusp.executor import Executor, cuda_available
 from nx_gpusp.graph import CSRGraph
 from nx_gpusp.methods import methods_for
@@ -246,11 +247,7 @@ class TestKernelsMatchTwins:
         w = rng.integers(0, 5, m).astype(dtype)  # many zero-weight arcs and ties
         graph = CSRGraph.from_edge_arrays(n, rng.integers(0, n, m), rng.integers(0, n, m), w)
         sources = [0, 1, 2]
-        tails = np.repeat(np.arange(n), np.diff(graph.indptr))
-        G = nx.DiGraph()
-        G.add_nodes_from(range(n))
-        G.add_weighted_edges_from(zip(tails.tolist(), graph.indices.tolist(),
-                                      graph.weights.tolist()))
+        G = to_networkx(graph)
         lengths = nx.multi_source_dijkstra_path_length(G, set(sources))
         dist = np.full(n, distance_inf(dtype), dtype=dtype)
         dist[list(lengths)] = list(lengths.values())

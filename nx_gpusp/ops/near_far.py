@@ -1,7 +1,7 @@
 """Kernel table for kernels/near_far.cu and its NumPy twin.
 
 State shared by both: frontier buffers (fv, fd) and (gv, gd), ``ctl`` int32[8] and
-``tctl`` T[2] as documented at the top of near_far.cu. One call of ``block_rounds``
+``tctl`` T[3] as documented at the top of near_far.cu. One call of ``block_rounds``
 runs up to ``max_rounds`` rounds while the frontier has at most ``cap`` entries, on a
 team of ``team`` blocks (1, or CLUSTER: a Hopper thread-block cluster; the twin's
 rounds are the same for both), delta adapting towards ``target`` near entries a round;
@@ -17,6 +17,7 @@ matches it in the distances it converges to, not round for round.
 
 import numpy as np
 
+from ..solvers.sssp import distance_inf
 from .base import CudaKernelTable, gather_arcs, relax_and_append, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "BLOCK_THREADS", "CLUSTER", "INT32_MAX", "threshold",
@@ -136,7 +137,7 @@ class NumpyOps:
     def _round(self, g, st, size, round_, parity, thr, track_pred, cutoff, inline=False):
         """One round on the host; returns (next size, near count, next minimum)."""
         cv, cd, nv, nd = buffers(st, parity)
-        inf = _inf(st.dist.dtype)
+        inf = distance_inf(st.dist.dtype)
         cur_v, cur_d = cv[:size], cd[:size]
         near = cur_d < thr
         near_v, near_d = cur_v[near].astype(np.int64), cur_d[near]
@@ -166,7 +167,7 @@ class NumpyOps:
         return CLUSTER  # the twin of the default CUDA launch (Hopper)
 
     def init_state(self, st, source, delta):
-        inf = _inf(st.dist.dtype)
+        inf = distance_inf(st.dist.dtype)
         st.dist[:] = inf
         st.pred[:] = -1
         st.stamp[:] = -1
@@ -185,14 +186,14 @@ class NumpyOps:
         work[:] = np.minimum(dist, INT32_MAX)
 
     def widen(self, work, dist):
-        dist[:] = np.where(work == INT32_MAX, dist.dtype.type(_inf(dist.dtype)), work)
+        dist[:] = np.where(work == INT32_MAX, dist.dtype.type(distance_inf(dist.dtype)), work)
 
     def block_rounds(self, g, st, cap, max_rounds, track_pred, cutoff, team, target,
                      inline=False):
         ctl, tctl = st.ctl, st.tctl
         size, round_, parity = int(ctl[CTL_SIZE]), int(ctl[CTL_ROUND]), int(ctl[CTL_PARITY])
         fmin, delta = tctl[0].item(), tctl[1].item()
-        inf = _inf(st.dist.dtype)
+        inf = distance_inf(st.dist.dtype)
         total_near = int(ctl[CTL_TOTAL_NEAR])
         for _ in range(max_rounds):
             if not (0 < size <= cap):
@@ -211,7 +212,7 @@ class NumpyOps:
 
     def grid_round(self, g, st, size, parity, track_pred, cutoff, target):
         ctl, tctl = st.ctl, st.tctl
-        inf = _inf(st.dist.dtype)
+        inf = distance_inf(st.dist.dtype)
         thr = threshold(tctl[0].item(), tctl[1].item(), inf)
         round_ = int(ctl[CTL_ROUND]) + 1
         total, near, fmin = self._round(g, st, size, round_, parity, thr, track_pred, cutoff)
@@ -227,7 +228,7 @@ class NumpyOps:
         the start of the round (the kernel's asynchronous round reaches these values or
         lower); the same thresholds, histogram and control slots as nf_dense_round."""
         T = dist.dtype.type
-        inf = _inf(dist.dtype)
+        inf = distance_inf(dist.dtype)
         cur, prev, nxt = round_ % 3, (round_ + 2) % 3, (round_ + 1) % 3
         base, width = fmin0, _quarter(delta0)
         if round_ == 0:
@@ -310,7 +311,3 @@ def _half(x):
 def _quarter(delta):
     q = delta / 4 if isinstance(delta, float) else delta // 4
     return q if q > 0 else 1
-
-
-def _inf(dtype):
-    return np.inf if np.dtype(dtype).kind == "f" else int(np.iinfo(dtype).max)

@@ -162,18 +162,21 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
     track_pred = bool(want_pred or negative)
     cut = cutoff_value(cutoff, dtype)
     srcs = np.unique(np.asarray(sources, dtype=np.int32))
+    team = ops.default_team() if cluster is None else cluster
+    if team not in (1, CLUSTER):  # options are checked before anything is allocated
+        raise ValueError(f"near-far: cluster must be 1 or {CLUSTER} blocks, got {cluster!r}")
     if delta is None:
         step = _initial_delta(graph, dtype)
     else:
         if not delta > 0:
             raise ValueError(f"near-far: delta must be positive, got {delta!r}")
         step = delta if dtype.kind == "f" else max(1, int(delta))
-    size = max(n, 1)
+    slots = max(n, 1)  # frontier entries (at least one: nf_init writes the first)
     st = SimpleNamespace(
         dist=xp.empty(n, dtype=dtype), pred=xp.empty(n, dtype=np.int32),
-        stamp=xp.empty(n, dtype=np.int32), fv=xp.empty(size, dtype=np.int32),
-        fd=xp.empty(size, dtype=dtype), gv=xp.empty(size, dtype=np.int32),
-        gd=xp.empty(size, dtype=dtype), ctl=xp.empty(8, dtype=np.int32),
+        stamp=xp.empty(n, dtype=np.int32), fv=xp.empty(slots, dtype=np.int32),
+        fd=xp.empty(slots, dtype=dtype), gv=xp.empty(slots, dtype=np.int32),
+        gd=xp.empty(slots, dtype=dtype), ctl=xp.empty(8, dtype=np.int32),
         tctl=xp.empty(3, dtype=dtype))
     # one launch for a single source; several sources are added from the host
     ops.init_state(st, int(srcs[0]) if len(srcs) == 1 else -1, step)
@@ -191,9 +194,6 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
     max_rounds = next_check if negative else 1 << 30
     launches = 0
     dense = _dense_ok(graph, dense_fraction)
-    team = ops.default_team() if cluster is None else cluster
-    if team not in (1, CLUSTER):
-        raise ValueError(f"near-far: cluster must be 1 or {CLUSTER} blocks, got {cluster!r}")
     if team_target is None:
         team_target = max(BLOCK_THREADS, team * BLOCK_THREADS // 4)
     if block_cap is None:
