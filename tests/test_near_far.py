@@ -196,6 +196,14 @@ def test_cluster_option_checked(device):
         near_far_sssp(Executor(device), graph, [0], cluster=4)
 
 
+@pytest.mark.parametrize("target", [-1, 2.5, "many", True])
+def test_dense_target_option_checked(device, target):
+    """dense_target is a non-negative integer, refused otherwise on every device."""
+    graph = _random_csr(5, 200, 800, "int")
+    with pytest.raises(ValueError, match="dense_target must be a non-negative integer"):
+        near_far_sssp(Executor(device), graph, [0], dense_target=target)
+
+
 def test_dense_hand_over_rule(device):
     """Dense rounds take over once the frontier exceeds n / dense_fraction, with
     non-negative weights only (skewed degrees included: long rows are expanded by a

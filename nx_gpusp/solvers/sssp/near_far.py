@@ -165,6 +165,10 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
     team = ops.default_team() if cluster is None else cluster
     if team not in (1, CLUSTER):  # options are checked before anything is allocated
         raise ValueError(f"near-far: cluster must be 1 or {CLUSTER} blocks, got {cluster!r}")
+    if isinstance(dense_target, bool) or not isinstance(dense_target, (int, np.integer)) \
+            or dense_target < 0:
+        raise ValueError("near-far: dense_target must be a non-negative integer (vertices "
+                         f"relaxed per dense round; 0: no threshold), got {dense_target!r}")
     if delta is None:
         step = _initial_delta(graph, dtype)
     else:
