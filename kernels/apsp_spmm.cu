@@ -23,9 +23,12 @@
 // Launch: 1-D grid-stride over warps (block a multiple of 32).
 //
 // tight_batch_predecessors (positive weights only, after convergence): pred[v * B + s]
-// = a tail u of an in-arc with dist[u][s] + w == dist[v][s], -1 where there is none
-// (the sources themselves and unreached entries). With every weight > 0 such a tail is
-// strictly closer, so the predecessors of each source form a shortest-path tree.
+// = a tail u of an in-arc with dist[u][s] < dist[v][s] and dist[u][s] + w ==
+// dist[v][s], -1 where there is none (the sources themselves and unreached entries).
+// Each pointer strictly lowers the distance, so the predecessors of each source form a
+// forest; with exact arithmetic and every weight > 0 every reached vertex gets one. A
+// float weight too small to change a sum can leave a reached vertex without one: the
+// caller finds those rows and builds their trees from the distances.
 #include "common.cuh"
 
 namespace {
@@ -141,7 +144,7 @@ __global__ void tight_batch_predecessors(const long long* __restrict__ rindptr,
                 const L du = load_lanes(dist + lane_offset<T>(u, c, chunks));
 #pragma unroll
                 for (int i = 0; i < L::VEC; ++i) {
-                    if (p[i] < 0 && dv.x[i] != DistTraits<T>::inf() &&
+                    if (p[i] < 0 && dv.x[i] != DistTraits<T>::inf() && du.x[i] < dv.x[i] &&
                         add_saturating(du.x[i], w) == dv.x[i]) {
                         p[i] = u;
                     }

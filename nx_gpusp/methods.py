@@ -25,6 +25,10 @@ class Method:
     # iterations grow with n (a launch per vertex, n - 1 Bellman-Ford rounds, or n
     # array scans per source thread): faithful to the paper, but minutes on large graphs
     iterations_per_vertex: bool = False
+    # paths come cheaper from a lengths-only run plus the tight-arc tree of its
+    # distances (solvers.sssp.tree) than from the method's own predecessor tracking;
+    # used where no weight is negative
+    tree_from_distances: bool = False
 
     def load(self):
         module, func = self.solver.split(":")

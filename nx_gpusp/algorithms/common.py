@@ -8,6 +8,7 @@ from ..executor import get_executor
 from ..graph import CSRGraph
 from ..methods import choose
 from ..results import to_host
+from ..solvers.sssp.tree import shortest_path_tree
 
 __all__ = ["as_csr", "check_weights", "node_index", "run_sssp", "weight_can_run", "sssp_should_run",
            "family_of"]
@@ -69,13 +70,11 @@ def run_sssp(graph, sources, *, family, method=None, options=None, cutoff=None,
     m = choose("sssp", requested, graph, negative_ok=family == "bellman-ford")
     opts = m.check_options(options or {})
     ex = get_executor()
-    result = m.load()(ex, graph, sources, cutoff=cutoff, want_pred=want_pred, **opts)
-    host = to_host(graph, result, cutoff=cutoff)
-    if want_pred and host.pred is None:
-        from ..solvers.sssp.tree import shortest_path_tree
-
-        host.pred = ex.to_host(shortest_path_tree(ex, graph, result.dist, result.sources))
-    return host
+    own_pred = want_pred and not (m.tree_from_distances and not graph.has_negative_weights)
+    result = m.load()(ex, graph, sources, cutoff=cutoff, want_pred=own_pred, **opts)
+    if want_pred and result.pred is None:
+        result.pred = shortest_path_tree(ex, graph, result.dist, result.sources)
+    return to_host(graph, result, cutoff=cutoff)
 
 
 def _weight_arg(arguments):

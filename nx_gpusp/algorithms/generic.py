@@ -35,7 +35,7 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
             return _all_pairs_paths(graph, family, gpu_method)
         t = node_index(graph, target, f"Target {target} not in G")
         host = _single(graph.reverse, family, t, gpu_method, want_pred=True)
-        return {v: p[::-1] for v, p in host.paths().items()}
+        return host.paths(reverse=True)
     s = node_index(graph, source, f"Source {source} not in G")
     if target is None:
         return _single(graph, family, s, gpu_method, want_pred=True).paths()

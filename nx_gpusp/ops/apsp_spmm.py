@@ -81,8 +81,8 @@ class NumpyOps:
                 changed[0] = 1
 
     def tight_batch_predecessors(self, rg, dist, pred, block=BLOCK):
-        """The first tight in-arc of each (v, source), in reverse-CSR order, as the
-        CUDA warps pick it."""
+        """The first tight in-arc from a strictly closer tail of each (v, source), in
+        reverse-CSR order, as the CUDA warps pick it."""
         tails, heads = _tails_and_heads(rg)
         inf, m = distance_inf(dist.dtype), len(tails)
         pred[:] = -1
@@ -94,7 +94,8 @@ class NumpyOps:
             cols = np.arange(start, start + width)
             dv = dist[np.ix_(heads, cols)]
             cand = _candidates(dist, tails, rg.weights, cols)
-            first = np.where((dv != inf) & (cand == dv), np.arange(m)[:, None], m)
+            du = dist[np.ix_(tails, cols)]
+            first = np.where((dv != inf) & (du < dv) & (cand == dv), np.arange(m)[:, None], m)
             # segments of consecutive in-arc rows; empty rows (no in-arcs) are skipped
             best = np.minimum.reduceat(first, rg.indptr[has], axis=0)
             pred[np.ix_(has, cols)] = np.where(best < m, tails[np.minimum(best, m - 1)], -1)

@@ -1,17 +1,24 @@
-"""Kernel table for kernels/tree.cu (tight-arc BFS shortest-path tree) and its NumPy twin."""
+"""Kernel table for kernels/tree.cu (shortest-path tree from final distances: a strict
+tight-arc pass, then tight-arc BFS for what it leaves) and its NumPy twin."""
 
 import numpy as np
 
-from .base import CudaKernelTable, gather_arcs, scalar
+from ..graph import distance_inf
+from .base import BLOCK, CudaKernelTable, gather_arcs, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "UNCLAIMED"]
 
-UNCLAIMED = -2  # pred value of a vertex no BFS step has claimed yet
+UNCLAIMED = -2  # pred value of a vertex no pass has claimed yet
 
 
 class CudaOps(CudaKernelTable):
     source = "tree.cu"
-    templates = ("tight_arc_bfs_step",)
+    templates = ("tight_arc_parents", "tight_arc_bfs_step")
+
+    def tight_arc_parents(self, g, dist, pred):
+        self.launch("tight_arc_parents", g.n * 32, (
+            g.indptr, g.indices, g.weights, dist, scalar(g.n, np.int32), pred),
+            dtype=dist.dtype, block=BLOCK)
 
     def tight_arc_bfs_step(self, g, dist, frontier, size, pred, next_frontier, next_size):
         self.launch("tight_arc_bfs_step", size, (
@@ -22,6 +29,18 @@ class CudaOps(CudaKernelTable):
 class NumpyOps:
     def __init__(self, executor):
         self.ex = executor
+
+    def tight_arc_parents(self, g, dist, pred):
+        """pred[v] = the last strictly closer tail of a tight arc into v, in arc order
+        (the CUDA warps store any of them)."""
+        if not g.m:
+            return
+        inf = distance_inf(dist.dtype)
+        tails = np.repeat(np.arange(g.n), np.diff(g.indptr))
+        du, dv = dist[tails], dist[g.indices]
+        with np.errstate(over="ignore", invalid="ignore"):
+            tight = (du != inf) & (dv != inf) & (du < dv) & (du + g.weights == dv)
+        pred[g.indices[tight]] = tails[tight]
 
     def tight_arc_bfs_step(self, g, dist, frontier, size, pred, next_frontier, next_size):
         tails = frontier[:size].astype(np.int64)

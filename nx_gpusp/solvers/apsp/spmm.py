@@ -9,8 +9,9 @@ when every path sum provably fits (as fw-dpx's lanes), which halves the traffic.
 Rounds are checked on the host every ROUNDS_PER_CHECK launches.
 
 Predecessors (positive weights) come from one pass after convergence: the first tight
-in-arc of every (vertex, source), which is a shortest-path tree when every weight is
-positive. With zero or negative weights tight arcs can close cycles, so path requests
+in-arc from a strictly closer tail of every (vertex, source), which is a shortest-path
+tree when every weight is positive (rows where float rounding left a vertex without
+one get the tree of their distances, solvers.sssp.tree). With zero or negative weights tight arcs can close cycles, so path requests
 on such graphs run batched-frontier, whose snapshot rule keeps each tree acyclic.
 """
 
@@ -22,6 +23,7 @@ import numpy as np
 from ...methods import Method, register
 from ...ops.apsp_spmm import chunk_width
 from ..sssp import distance_inf
+from ..sssp.tree import complete_trees
 from . import BATCH_OPTION, SourceBatch, batch_size
 from .batched import batched_frontier
 from .floyd_warshall_dpx import path_bound
@@ -84,6 +86,8 @@ class SpmmBatch:
             full = self.ex.xp.empty(self.dist.shape, dtype=np.int32)
             self.ops.tight_batch_predecessors(self.arcs, self.dist, full)
             pred = self.ex.xp.ascontiguousarray(full[:, :b].T)
+            if dtype.kind == "f":
+                complete_trees(self.ex, self.graph, dist, pred, self.sources)
         return SourceBatch(self.sources, dist, pred)
 
 

@@ -243,6 +243,7 @@ register(Method(
             "part of the graph",
     paper="ours (near-far pile of Davidson et al. 2014 on the frontier engine's invariant)",
     negative_weights=True,
+    tree_from_distances=True,
     options={"delta": (None, "initial near-far width (default: mean |weight|); adapts"),
              "cluster": (None, "blocks of the team that runs small frontiers: 8 (a "
                                "thread-block cluster) or 1 (one block); default 8 on "

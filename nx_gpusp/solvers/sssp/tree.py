@@ -1,36 +1,70 @@
-"""A shortest-path tree from final distances, for methods that do not keep valid
-predecessors (ties and zero-weight cycles make "any tight arc" unsafe: two vertices at
-equal distance joined by zero-weight arcs could point at each other).
+"""A shortest-path tree from final distances, for methods that keep no predecessors
+(Crauser, Martin, delta-stepping, near-far's lengths-only rounds) or whose own would
+not be a tree.
 
-Level-synchronous breadth-first search from the sources over tight arcs
-(dist[u] + w == dist[v]) on the device (kernels/tree.cu): every vertex on a shortest
-path is reachable through tight arcs, and BFS claims each vertex once.
+With non-negative weights, one pass over the arcs (kernels/tree.cu
+``tight_arc_parents``) gives every vertex a tight in-arc from a strictly closer vertex.
+Vertices whose tight in-arcs all come from equally distant ones (zero-weight arcs, or a
+float weight too small to change the sum) are claimed afterwards by breadth-first
+search over tight arcs from every claimed vertex; that runs only when some are left.
+No cycle can form: along every pointer the distance does not grow (w >= 0, and float
+rounding is monotone), the pass's pointers strictly lower it, and the search's pointers
+lower the search level.
+
+With negative weights a tight arc may lead to a closer vertex, so a pass pointer and a
+search pointer could close a cycle: the search alone then runs, from the sources, and
+its levels keep the tree acyclic.
 """
 
 import numpy as np
 
+from ...graph import distance_inf
 from ...ops.tree import UNCLAIMED
 
 __all__ = ["shortest_path_tree"]
 
 
 def shortest_path_tree(ex, graph, dist, sources):
-    """int32 predecessor array (on the executor's device) of a tight-arc BFS tree."""
+    """int32 predecessor array (on the executor's device) of a shortest-path tree of the
+    final distances ``dist`` from ``sources`` (vertex indices), -1 at the sources and
+    the unreached vertices."""
     xp = ex.xp
     ops = ex.ops("tree")
-    n = graph.n
     g = graph.on(ex)
-    pred = xp.full(n, UNCLAIMED, dtype=np.int32)
-    srcs = np.unique(np.asarray(sources, dtype=np.int32))
-    frontier = xp.empty(n, dtype=np.int32)
-    next_frontier = xp.empty(n, dtype=np.int32)
+    pred = xp.full(graph.n, UNCLAIMED, dtype=np.int32)
+    srcs = ex.asarray(np.unique(np.asarray(sources, dtype=np.int64)))
+    if not graph.has_negative_weights:
+        ops.tight_arc_parents(g, dist, pred)
+    pred[srcs] = -1
+    reached = dist != distance_inf(dist.dtype)
+    if bool((reached & (pred == UNCLAIMED)).any()):
+        _claim_by_bfs(ex, ops, g, dist, pred, reached)
+    return xp.maximum(pred, -1)
+
+
+def _claim_by_bfs(ex, ops, g, dist, pred, reached):
+    """Tight-arc BFS from every claimed vertex until no unclaimed one is reachable."""
+    xp = ex.xp
+    frontier = xp.flatnonzero(reached & (pred != UNCLAIMED)).astype(np.int32)
+    size = int(frontier.size)
+    frontier = xp.concatenate([frontier, xp.empty(g.n - size, dtype=np.int32)])
+    next_frontier = xp.empty(g.n, dtype=np.int32)
     next_size = xp.zeros(1, dtype=np.int32)
-    frontier[: len(srcs)] = ex.asarray(srcs)
-    pred[frontier[: len(srcs)]] = -1
-    size = len(srcs)
     while size:
         next_size[0] = 0
         ops.tight_arc_bfs_step(g, dist, frontier, size, pred, next_frontier, next_size)
         size = int(next_size[0])
         frontier, next_frontier = next_frontier, frontier
-    return xp.maximum(pred, -1)
+
+
+def complete_trees(ex, graph, dist, pred, sources):
+    """Rows of a batch (``dist``, ``pred``: B x n on the device, row k searched from
+    ``sources[k]``) in which a reached vertex other than the source has no predecessor
+    get the tree of their distances instead (a pass that takes only strictly closer
+    tails leaves such vertices where float rounding made a positive weight vanish)."""
+    xp = ex.xp
+    missing = (dist != distance_inf(dist.dtype)) & (pred < 0)
+    rows = xp.arange(len(sources))
+    missing[rows, ex.asarray(np.asarray(sources, dtype=np.int64))] = False
+    for k in ex.to_host(xp.flatnonzero(missing.any(axis=1))).tolist():
+        pred[k] = shortest_path_tree(ex, graph, dist[k], [sources[k]])
