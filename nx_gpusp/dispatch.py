@@ -1,12 +1,29 @@
 """The ``networkx_algorithm`` decorator: one place that registers a backend function,
-its ``can_run`` policy and its ``should_run`` policy (as nx-cugraph does)."""
+its ``can_run`` policy and its ``should_run`` policy (as nx-cugraph does), and the rules
+every dispatched call shares:
 
+- a call that names a gpusp-only keyword (``method=``, a method option) runs on gpusp,
+  however small the graph: NetworkX itself would reject the keyword;
+- on a machine without a CUDA GPU, automatic dispatch leaves calls to NetworkX unless
+  the user chose the NumPy twins (``device="cpu"``): they are slower than NetworkX on
+  most graphs (NetworkX logs the reason on its ``networkx.utils.backends`` logger);
+- results are lazy mappings unless ``lazy_results`` is off (then plain dicts).
+"""
+
+import functools
 import inspect
 
-__all__ = ["networkx_algorithm", "IMPLEMENTATIONS", "bind_arguments", "CALLS"]
+from .config import get_config
+
+__all__ = ["networkx_algorithm", "IMPLEMENTATIONS", "bind_arguments", "CALLS",
+           "gpusp_keywords", "can_run", "should_run"]
 
 IMPLEMENTATIONS = {}
 CALLS = {}  # name -> number of calls into the backend (used to prove dispatch happened)
+
+# NetworkX's own values of the `method` parameter of shortest_path(_length) and friends
+NETWORKX_METHODS = {"dijkstra", "bellman-ford", "unweighted", "floyd-warshall",
+                    "floyd-warshall-numpy"}
 
 
 def bind_arguments(func, args, kwargs):
@@ -15,6 +32,65 @@ def bind_arguments(func, args, kwargs):
     bound = sig.bind_partial(*args, **kwargs)
     bound.apply_defaults()
     return bound.arguments
+
+
+@functools.cache
+def _networkx_parameters(name):
+    """Parameter names of NetworkX's own function ``name`` (empty when unknown)."""
+    from networkx.utils.backends import _registered_algorithms
+
+    func = _registered_algorithms.get(name)
+    if func is None:
+        return frozenset()
+    return frozenset(inspect.signature(func.orig_func).parameters)
+
+
+def gpusp_keywords(name, kwargs):
+    """The keywords of a call that only gpusp understands (a gpusp method name passed
+    to NetworkX's own ``method`` parameter counts as one)."""
+    params = _networkx_parameters(name)
+    if not params:
+        return []
+    extra = [k for k in kwargs if k not in params]
+    if "method" in params and kwargs.get("method") not in (None, *NETWORKX_METHODS):
+        extra.append("method")
+    return extra
+
+
+def can_run(name, args, kwargs):
+    """Whether gpusp can run this call (True, or a reason that NetworkX logs)."""
+    func = IMPLEMENTATIONS.get(name)
+    if func is None:
+        return False
+    device = get_config().device
+    if device.startswith("cuda"):
+        from .executor import cuda_available
+
+        if not cuda_available():
+            return f"device={device!r} but CuPy sees no CUDA GPU"
+    if func.can_run is None:
+        return True
+    return func.can_run(bind_arguments(func.__wrapped__, args, kwargs))
+
+
+def should_run(name, args, kwargs):
+    """Whether automatic dispatch should run this call on gpusp (True, or a reason)."""
+    func = IMPLEMENTATIONS.get(name)
+    if func is None:
+        return False
+    extra = gpusp_keywords(name, kwargs)
+    if extra:
+        return True
+    if get_config().device == "auto":
+        from .executor import cuda_available
+
+        if not cuda_available():
+            return ("no CUDA GPU here: gpusp would run its NumPy twins, slower than "
+                    "NetworkX (set nx.config.backends.gpusp.device='cpu' or "
+                    "NX_GPUSP_DEVICE=cpu to run them anyway)")
+    if func.should_run is None:
+        return True
+    return func.should_run(bind_arguments(func.__wrapped__, args, kwargs))
 
 
 def networkx_algorithm(*, name=None, can_run=None, should_run=None):
@@ -27,18 +103,22 @@ def networkx_algorithm(*, name=None, can_run=None, should_run=None):
     def decorate(func):
         key = name or func.__name__
 
-        def counted(*args, **kwargs):
+        @functools.wraps(func)
+        def dispatched(*args, **kwargs):
             CALLS[key] = CALLS.get(key, 0) + 1
-            return func(*args, **kwargs)
+            result = func(*args, **kwargs)
+            if not get_config().lazy_results:
+                from .results import materialize
 
-        counted.__name__ = key
-        counted.__qualname__ = key
-        counted.__doc__ = func.__doc__
-        counted.__wrapped__ = func
-        counted.__signature__ = inspect.signature(func)
-        counted.can_run = can_run
-        counted.should_run = should_run
-        IMPLEMENTATIONS[key] = counted
-        return counted
+                result = materialize(result)
+            return result
+
+        dispatched.__name__ = key
+        dispatched.__qualname__ = key
+        dispatched.__signature__ = inspect.signature(func)
+        dispatched.can_run = can_run
+        dispatched.should_run = should_run
+        IMPLEMENTATIONS[key] = dispatched
+        return dispatched
 
     return decorate

@@ -1,11 +1,11 @@
 """``get_info`` for the ``networkx.backend_info`` entry point.
 
-Static on purpose: NetworkX calls it while it is still being imported, so it imports
-neither NetworkX nor CuPy. tests/test_interface.py checks it against the functions the
-backend really registers.
+Static on purpose: NetworkX calls it at the end of its own import, so it imports nothing
+heavy (no CuPy, no solvers); the configuration is NetworkX's typed Config.
+tests/test_interface.py checks it against the functions the backend really registers.
 """
 
-from .config import DEFAULT_CONFIG, OPTIONS
+from .config import OPTIONS, default_config
 
 __all__ = ["get_info", "FUNCTIONS"]
 
@@ -58,6 +58,6 @@ def get_info():
             }
             for name, doc in FUNCTIONS.items()
         },
-        "default_config": dict(DEFAULT_CONFIG),
+        "default_config": default_config(),
         "config_docs": {name: doc for name, (_default, doc) in OPTIONS.items()},
     }

@@ -2,7 +2,8 @@
 
 from . import algorithms  # noqa: F401  (registers every function)
 from .convert import from_networkx, to_networkx
-from .dispatch import IMPLEMENTATIONS, bind_arguments
+from . import dispatch
+from .dispatch import IMPLEMENTATIONS
 from .graph import CSRGraph
 
 __all__ = ["BackendInterface", "backend_interface"]
@@ -34,21 +35,8 @@ class BackendInterface:
             return to_networkx(obj)
         return obj
 
-    @staticmethod
-    def can_run(name, args, kwargs):
-        func = IMPLEMENTATIONS.get(name)
-        if func is None:
-            return False
-        if func.can_run is None:
-            return True
-        return func.can_run(bind_arguments(func.__wrapped__, args, kwargs))
-
-    @staticmethod
-    def should_run(name, args, kwargs):
-        func = IMPLEMENTATIONS.get(name)
-        if func is None or func.should_run is None:
-            return True
-        return func.should_run(bind_arguments(func.__wrapped__, args, kwargs))
+    can_run = staticmethod(dispatch.can_run)
+    should_run = staticmethod(dispatch.should_run)
 
     @staticmethod
     def on_start_tests(items):

@@ -26,7 +26,8 @@ import numpy as np
 from .graph import distance_inf
 
 __all__ = ["HostSSSP", "DistanceMap", "PathMap", "MatrixRowMap", "PredecessorRowMap",
-           "RowsMap", "LazyMapping", "materialize", "to_host", "tree_depth"]
+           "RowsMap", "LazyMapping", "materialize", "narrowest_distances", "rows_to_host", "to_host",
+           "tree_depth"]
 
 _REPR_ITEMS = 6  # entries a repr shows before "..."
 
@@ -359,6 +360,8 @@ def materialize(obj):
             else obj.copy()
     if isinstance(obj, tuple):
         return tuple(materialize(x) for x in obj)
+    if isinstance(obj, dict):  # e.g. johnson's {source: PathMap}
+        return {k: materialize(v) for k, v in obj.items()}
     if isinstance(obj, Generator):
         return (materialize(x) for x in obj)
     return obj
@@ -404,6 +407,36 @@ def tree_depth(pred):
         depth = depth + depth[anc]
         anc = anc[anc]
     return depth
+
+
+def narrowest_distances(xp, dist):
+    """``dist`` (integer distances, ``distance_inf`` = unreached) in the narrowest signed
+    integer type that holds every finite value below its own maximum, which then stands
+    for unreached: the rows an all-pairs call copies to the host shrink 2-8x (unit-weight
+    graphs: int8). Float distances are returned as they are."""
+    if dist.dtype.kind != "i" or dist.size == 0:
+        return dist
+    inf = distance_inf(dist.dtype)
+    finite = xp.where(dist == inf, 0, dist)
+    low, high = (int(x) for x in (finite.min(), finite.max()))
+    for dtype in (np.int8, np.int16, np.int32):
+        info = np.iinfo(dtype)
+        if info.min <= low and high < info.max:
+            if dtype == dist.dtype:
+                return dist
+            out = dist.astype(dtype)
+            out[dist == inf] = info.max
+            return out
+    return dist
+
+
+def rows_to_host(ex, dist, pred, cutoff=None):
+    """Host copies of a batch of rows (B x n): distances beyond ``cutoff`` marked
+    unreached and narrowed (:func:`narrowest_distances`) on the device first."""
+    if cutoff is not None:
+        dist = ex.xp.where(dist > cutoff, distance_inf(dist.dtype), dist)
+    dist = ex.to_host(narrowest_distances(ex.xp, dist))
+    return dist, None if pred is None else ex.to_host(pred)
 
 
 def to_host(graph, result, *, cutoff=None):

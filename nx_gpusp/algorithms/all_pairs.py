@@ -13,16 +13,15 @@ import numpy as np
 from ..config import get_config
 from ..dispatch import networkx_algorithm
 from ..executor import get_executor
-from ..methods import METHODS, choose, load_all
-from ..results import HostSSSP
+from ..methods import METHODS, choose, get_method, load_all
+from ..results import HostSSSP, rows_to_host
 from ..solvers.apsp.johnson import reweighted
 from ..solvers.apsp.progress import Progress
-from ..solvers.sssp import distance_inf
-from .common import as_csr, check_weights, run_sssp, sssp_should_run, weight_can_run
+from .common import all_pairs_should_run, as_csr, check_weights, run_sssp, weight_can_run
 
 __all__ = ["prefer_floyd_warshall"]
 
-_policy = {"can_run": weight_can_run, "should_run": sssp_should_run}
+_policy = {"can_run": weight_can_run, "should_run": all_pairs_should_run}
 
 # Floyd-Warshall's n^3 dense min-plus steps beat ~n*m scattered relaxations from about
 # this density on (and its matrix must fit in half the free memory).
@@ -51,30 +50,24 @@ def _plan(ex, graph, family, method, *, lengths_only):
                                negative_ok=family == "bellman-ford")
 
 
-def _host(graph, dist, pred, source, cutoff):
-    if cutoff is not None:
-        dist = np.where(dist > cutoff, distance_inf(dist.dtype), dist)
-    return HostSSSP(graph, dist, pred, np.array([source]))
-
-
 def _floyd_warshall_rows(ex, graph, m, options, cutoff):
     d, _ = m.load()(ex, graph, keep_negative_diagonal=False, predecessors=False,
                     **m.check_options(options))
     rows = max(1, HOST_CHUNK_BYTES // max(1, graph.n * d.dtype.itemsize))
     for start in range(0, graph.n, rows):
-        block = ex.to_host(d[start:start + rows])
-        for k, row in enumerate(block):
-            yield start + k, _host(graph, row, None, start + k, cutoff)
+        dist, _ = rows_to_host(ex, d[start:start + rows], None, cutoff)
+        for k, row in enumerate(dist):
+            yield start + k, HostSSSP(graph, row, None, np.array([start + k]))
 
 
 def _batched_rows(ex, graph, m, options, cutoff, want_pred):
     batches = m.load()(ex, graph, np.arange(graph.n), cutoff=cutoff, want_pred=want_pred,
                        **m.check_options(options))
     for batch in batches:
-        dist = ex.to_host(batch.dist)
-        pred = None if batch.pred is None else ex.to_host(batch.pred)
+        dist, pred = rows_to_host(ex, batch.dist, batch.pred, cutoff)
         for k, s in enumerate(batch.sources.tolist()):
-            yield s, _host(graph, dist[k], None if pred is None else pred[k], s, cutoff)
+            yield s, HostSSSP(graph, dist[k], None if pred is None else pred[k],
+                              np.array([s]))
 
 
 def _single_source_rows(graph, family, method, options, cutoff, want_pred):
@@ -83,20 +76,31 @@ def _single_source_rows(graph, family, method, options, cutoff, want_pred):
                           cutoff=cutoff, want_pred=want_pred)
 
 
-def all_pairs_rows(G, weight, family, *, method, options, cutoff=None, want_pred, lengths_only):
-    """(label, HostSSSP) for every node in node order, streamed in source chunks."""
+def all_pairs_rows(G, weight, family, *, method, options, cutoff=None, want_pred,
+                   lengths_only):
+    """A generator of (label, HostSSSP) for every node in node order, streamed in source
+    chunks. Everything that decides whether gpusp can run (weights, method, options) is
+    checked now, before the generator is returned: under automatic dispatch a
+    NotImplementedError must reach NetworkX while it can still fall back."""
     graph = as_csr(G, weight)
     check_weights(graph, family)
     ex = get_executor()
     kind, m = _plan(ex, graph, family, method, lengths_only=lengths_only)
     if kind == "floyd-warshall":
+        m.check_options(options)
         rows = _floyd_warshall_rows(ex, graph, m, options, cutoff)
     elif kind == "all-pairs":
+        m.check_options(options)
         rows = _batched_rows(ex, graph, m, options, cutoff, want_pred)
     else:
+        get_method("sssp", m).check_options(options)
         rows = _single_source_rows(graph, family, m, options, cutoff, want_pred)
+    return _labelled(graph, rows, f"all-pairs {family} ({kind})")
+
+
+def _labelled(graph, rows, what):
     labels = list(graph.nodes)
-    progress = Progress(f"all-pairs {family} ({kind})", graph.n)
+    progress = Progress(what, graph.n)
     for s, host in rows:
         yield labels[s], host
         progress.advance(1)
@@ -104,38 +108,38 @@ def all_pairs_rows(G, weight, family, *, method, options, cutoff=None, want_pred
 
 @networkx_algorithm(**_policy)
 def all_pairs_dijkstra(G, cutoff=None, weight="weight", *, method=None, **options):
-    for v, host in all_pairs_rows(G, weight, "dijkstra", method=method, options=options,
-                              cutoff=cutoff, want_pred=True, lengths_only=False):
-        yield v, (host.lengths(), host.paths())
+    rows = all_pairs_rows(G, weight, "dijkstra", method=method, options=options,
+                          cutoff=cutoff, want_pred=True, lengths_only=False)
+    return ((v, (host.lengths(), host.paths())) for v, host in rows)
 
 
 @networkx_algorithm(**_policy)
 def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight", *, method=None,
                                    **options):
-    for v, host in all_pairs_rows(G, weight, "dijkstra", method=method, options=options,
-                              cutoff=cutoff, want_pred=False, lengths_only=True):
-        yield v, host.lengths()
+    rows = all_pairs_rows(G, weight, "dijkstra", method=method, options=options,
+                          cutoff=cutoff, want_pred=False, lengths_only=True)
+    return ((v, host.lengths()) for v, host in rows)
 
 
 @networkx_algorithm(**_policy)
 def all_pairs_dijkstra_path(G, cutoff=None, weight="weight", *, method=None, **options):
-    for v, host in all_pairs_rows(G, weight, "dijkstra", method=method, options=options,
-                              cutoff=cutoff, want_pred=True, lengths_only=False):
-        yield v, host.paths()
+    rows = all_pairs_rows(G, weight, "dijkstra", method=method, options=options,
+                          cutoff=cutoff, want_pred=True, lengths_only=False)
+    return ((v, host.paths()) for v, host in rows)
 
 
 @networkx_algorithm(**_policy)
 def all_pairs_bellman_ford_path_length(G, weight="weight", *, method=None, **options):
-    for v, host in all_pairs_rows(G, weight, "bellman-ford", method=method, options=options,
-                              want_pred=False, lengths_only=True):
-        yield v, host.lengths()
+    rows = all_pairs_rows(G, weight, "bellman-ford", method=method, options=options,
+                          want_pred=False, lengths_only=True)
+    return ((v, host.lengths()) for v, host in rows)
 
 
 @networkx_algorithm(**_policy)
 def all_pairs_bellman_ford_path(G, weight="weight", *, method=None, **options):
-    for v, host in all_pairs_rows(G, weight, "bellman-ford", method=method, options=options,
-                              want_pred=True, lengths_only=False):
-        yield v, host.paths()
+    rows = all_pairs_rows(G, weight, "bellman-ford", method=method, options=options,
+                          want_pred=True, lengths_only=False)
+    return ((v, host.paths()) for v, host in rows)
 
 
 @networkx_algorithm(**_policy)
@@ -146,10 +150,7 @@ def johnson(G, weight="weight", *, method=None, **options):
     reweighted_graph = reweighted(ex, graph)  # NetworkXUnbounded on a negative cycle
     m = choose("all-pairs", method or get_config().all_pairs_method, reweighted_graph,
                negative_ok=False)
+    m.check_options(options)
     labels = list(graph.nodes)
-    progress = Progress("johnson", graph.n)
-    out = {}
-    for s, host in _batched_rows(ex, reweighted_graph, m, options, None, True):
-        out[labels[s]] = host.paths()
-        progress.advance(1)
-    return out
+    rows = _batched_rows(ex, reweighted_graph, m, options, None, True)
+    return {labels[s]: host.paths() for s, host in rows}

@@ -11,7 +11,7 @@ from ..results import to_host
 from ..solvers.sssp.tree import shortest_path_tree
 
 __all__ = ["as_csr", "check_weights", "node_index", "run_sssp", "weight_can_run", "sssp_should_run",
-           "family_of"]
+           "all_pairs_should_run", "arc_count", "family_of"]
 
 
 def as_csr(G, weight="weight"):
@@ -87,13 +87,44 @@ def weight_can_run(arguments):
     return True
 
 
+def arc_count(G):
+    """Arcs of a NetworkX graph (an undirected edge twice), kept in its
+    ``__networkx_cache__``, which NetworkX clears whenever the graph changes: counting
+    them costs O(n), and automatic dispatch asks on every call."""
+    cache = getattr(G, "__networkx_cache__", None)
+    if cache is not None:
+        arcs = cache.get("nx_gpusp_arcs")
+        if arcs is not None:
+            return arcs
+    arcs = sum(map(len, G._adj.values()))
+    if cache is not None:
+        cache["nx_gpusp_arcs"] = arcs
+    return arcs
+
+
 def sssp_should_run(arguments):
+    """Automatic dispatch: single-source calls on graphs with fewer arcs than
+    ``should_run_min_edges`` stay on NetworkX."""
     G = arguments.get("G")
     if G is None or isinstance(G, CSRGraph):
         return True
     threshold = get_config().should_run_min_edges
-    arcs = sum(map(len, G._adj.values()))
+    arcs = arc_count(G)
     if arcs < threshold:
         return f"graph has {arcs} arcs, fewer than should_run_min_edges={threshold}"
+    return True
+
+
+def all_pairs_should_run(arguments):
+    """Automatic dispatch: all-pairs calls, whose work grows with n * m, stay on NetworkX
+    where n * m is below ``should_run_min_all_pairs_work``."""
+    G = arguments.get("G")
+    if G is None or isinstance(G, CSRGraph):
+        return True
+    threshold = get_config().should_run_min_all_pairs_work
+    work = len(G) * arc_count(G)
+    if work < threshold:
+        return (f"graph has n * m = {work}, below "
+                f"should_run_min_all_pairs_work={threshold}")
     return True
 

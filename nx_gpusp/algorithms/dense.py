@@ -2,10 +2,10 @@
 
 Every "floyd-warshall" method (nx_gpusp.solvers.apsp: fw-dpx, fw-tiled-shared, fw-tiled,
 fw-per-edge, fw-per-edge-shared, fw-per-vertex) is selectable with ``method=``.
-NetworkX's own ``reconstruct_path`` works on our predecessor dicts (same shape).
+Results are lazy two-level mappings over the host matrix (nx_gpusp.results.RowsMap):
+``dist[u][v]`` reads one entry, and NetworkX's own ``reconstruct_path`` works on the
+predecessor rows as on its dicts.
 """
-
-from collections import defaultdict
 
 import networkx as nx
 import numpy as np
@@ -15,6 +15,7 @@ from ..dispatch import networkx_algorithm
 from ..executor import get_executor
 from ..graph import CSRGraph, float_distances
 from ..methods import choose
+from ..results import MatrixRowMap, PredecessorRowMap, RowsMap, narrowest_distances
 from .common import as_csr, weight_can_run
 
 __all__ = []
@@ -66,30 +67,15 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight", *, method=None, **op
     return ex.to_host(d)
 
 
-def _infinite_default():
-    return float("inf")
+def _distance_rows(ex, graph, d):
+    """{node: row} over the host matrix (rows made when read, narrowed on the device)."""
+    return RowsMap(graph, ex.to_host(narrowest_distances(ex.xp, d)), MatrixRowMap)
 
 
-def _distance_dicts(graph, d):
-    labels = list(graph.nodes)
-    rows = d.tolist()
-    inf = np.iinfo(d.dtype).max if d.dtype.kind != "f" else None
-    out = {}
-    for u, row in zip(labels, rows):
-        if inf is not None:
-            row = [float("inf") if x == inf else x for x in row]
-        out[u] = defaultdict(_infinite_default, zip(labels, row))
-    return out
-
-
-def _predecessor_dicts(graph, p):
-    labels = list(graph.nodes)
-    out = {}
-    for u, row in zip(labels, p):
-        has = np.flatnonzero(row >= 0)
-        if len(has):
-            out[u] = dict(zip(graph.labels(has), graph.labels(row[has])))
-    return out
+def _predecessor_rows(ex, graph, p):
+    """{node: {v: predecessor}} of the nodes with at least one predecessor entry."""
+    keep = ex.to_host((p >= 0).any(axis=1))
+    return RowsMap(graph, ex.to_host(p), PredecessorRowMap, keep=keep)
 
 
 @networkx_algorithm(**_policy)
@@ -97,7 +83,7 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight", *, method=None, 
     graph = as_csr(G, weight)
     ex, d, p = _floyd_warshall(graph, keep_negative_diagonal=True, predecessors=True,
                                method=method, options=options)
-    return _predecessor_dicts(graph, ex.to_host(p)), _distance_dicts(graph, ex.to_host(d))
+    return _predecessor_rows(ex, graph, p), _distance_rows(ex, graph, d)
 
 
 @networkx_algorithm(**_policy)
@@ -105,4 +91,4 @@ def floyd_warshall(G, weight="weight", *, method=None, **options):
     graph = as_csr(G, weight)
     ex, d, _ = _floyd_warshall(graph, keep_negative_diagonal=True, predecessors=False,
                                method=method, options=options)
-    return _distance_dicts(graph, ex.to_host(d))
+    return _distance_rows(ex, graph, d)

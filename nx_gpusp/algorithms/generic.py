@@ -9,12 +9,19 @@ import networkx as nx
 
 from ..dispatch import networkx_algorithm
 from .all_pairs import all_pairs_rows
-from .common import (as_csr, family_of, node_index, run_sssp, sssp_should_run,
-                     weight_can_run)
+from .common import (all_pairs_should_run, as_csr, family_of, node_index, run_sssp,
+                     sssp_should_run, weight_can_run)
 
 __all__ = []
 
-_policy = {"can_run": weight_can_run, "should_run": sssp_should_run}
+def _should_run(arguments):
+    """All pairs without a source or target, else single-source rules."""
+    if arguments.get("source") is None and arguments.get("target") is None:
+        return all_pairs_should_run(arguments)
+    return sssp_should_run(arguments)
+
+
+_policy = {"can_run": weight_can_run, "should_run": _should_run}
 
 
 def _resolve(G, weight, method):
@@ -49,15 +56,15 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
 
 
 def _all_pairs_paths(graph, family, gpu_method):
-    for v, host in all_pairs_rows(graph, "weight", family, method=gpu_method, options={},
-                                  want_pred=True, lengths_only=False):
-        yield v, host.paths()
+    rows = all_pairs_rows(graph, "weight", family, method=gpu_method, options={},
+                          want_pred=True, lengths_only=False)
+    return ((v, host.paths()) for v, host in rows)
 
 
 def _all_pairs_lengths(graph, family, gpu_method):
-    for v, host in all_pairs_rows(graph, "weight", family, method=gpu_method, options={},
-                                  want_pred=False, lengths_only=True):
-        yield v, host.lengths()
+    rows = all_pairs_rows(graph, "weight", family, method=gpu_method, options={},
+                          want_pred=False, lengths_only=True)
+    return ((v, host.lengths()) for v, host in rows)
 
 
 @networkx_algorithm(**_policy)
