@@ -45,16 +45,34 @@ def _networkx_parameters(name):
     return frozenset(inspect.signature(func.orig_func).parameters)
 
 
-def gpusp_keywords(name, kwargs):
-    """The keywords of a call that only gpusp understands (a gpusp method name passed
-    to NetworkX's own ``method`` parameter counts as one)."""
-    params = _networkx_parameters(name)
+def gpusp_keywords(func, arguments):
+    """The arguments of a call that only gpusp understands: a keyword NetworkX's own
+    function does not take (gpusp's ``method=`` or a method option), or a gpusp method
+    name passed to NetworkX's own ``method`` parameter. ``arguments``: the call bound to
+    the backend function ``func`` (NetworkX hands should_run its arguments positionally
+    where it can, so names come from the binding, not from the call's keywords)."""
+    params = _networkx_parameters(func.__name__)
     if not params:
         return []
-    extra = [k for k in kwargs if k not in params]
-    if "method" in params and kwargs.get("method") not in (None, *NETWORKX_METHODS):
-        extra.append("method")
+    extra = []
+    for key, value in arguments.items():
+        if key in params:
+            if key == "method" and value not in (None, *NETWORKX_METHODS):
+                extra.append(key)
+        elif key == _var_keyword(func):
+            extra.extend(value)
+        elif value is not None:
+            extra.append(key)
     return extra
+
+
+@functools.cache
+def _var_keyword(func):
+    """Name of the ``**options`` parameter of a backend function (None without one)."""
+    for p in inspect.signature(func).parameters.values():
+        if p.kind is p.VAR_KEYWORD:
+            return p.name
+    return None
 
 
 def can_run(name, args, kwargs):
@@ -78,8 +96,8 @@ def should_run(name, args, kwargs):
     func = IMPLEMENTATIONS.get(name)
     if func is None:
         return False
-    extra = gpusp_keywords(name, kwargs)
-    if extra:
+    arguments = bind_arguments(func.__wrapped__, args, kwargs)
+    if gpusp_keywords(func, arguments):
         return True
     if get_config().device == "auto":
         from .executor import cuda_available
@@ -90,7 +108,7 @@ def should_run(name, args, kwargs):
                     "NX_GPUSP_DEVICE=cpu to run them anyway)")
     if func.should_run is None:
         return True
-    return func.should_run(bind_arguments(func.__wrapped__, args, kwargs))
+    return func.should_run(arguments)
 
 
 def networkx_algorithm(*, name=None, can_run=None, should_run=None):

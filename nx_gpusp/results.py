@@ -69,7 +69,9 @@ class LazyMapping(Mapping):
         return self._order_cache
 
     def _index(self, key):
-        """Vertex index of ``key`` when it is a key of this mapping, else None."""
+        """Vertex index of ``key`` when it is a key of this mapping, else None (an
+        unhashable key raises TypeError, as with a dict)."""
+        hash(key)
         idx = self._graph.index_of(key)
         if idx is None or not self._has(idx):
             return None

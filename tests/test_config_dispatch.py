@@ -1,0 +1,172 @@
+"""The typed configuration (bad values refused when set, NX_GPUSP_* parsed) and the
+dispatch rules every call shares (gpusp-only keywords, machines without a GPU, the
+all-pairs work threshold, eager errors of all-pairs generators)."""
+
+import logging
+import os
+import subprocess
+import sys
+
+import networkx as nx
+import pytest
+
+from nx_gpusp import dispatch
+from nx_gpusp.config import GpuspConfig, default_config
+from nx_gpusp.dispatch import CALLS, IMPLEMENTATIONS, bind_arguments, gpusp_keywords
+
+
+@pytest.mark.parametrize("key,value,error", [
+    ("device", "bogus", ValueError), ("device", "cuda:x", ValueError), ("device", 1, TypeError),
+    ("should_run_min_edges", "abc", TypeError), ("should_run_min_edges", -1, ValueError),
+    ("should_run_min_edges", 1.5, TypeError), ("should_run_min_edges", True, TypeError),
+    ("lazy_results", "yes", TypeError), ("dijkstra_method", "nope", ValueError),
+    ("bellman_ford_method", "crauser", ValueError), ("floyd_warshall_method", "near-far", ValueError),
+    ("all_pairs_method", 3, TypeError)])
+def test_bad_values_are_refused_when_set(key, value, error):
+    cfg = nx.config.backends.gpusp
+    before = cfg[key]
+    with pytest.raises(error, match=key):
+        setattr(cfg, key, value)
+    assert cfg[key] == before
+    with pytest.raises(AttributeError):
+        cfg.no_such_option = 1
+
+
+@pytest.mark.parametrize("key,value", [
+    ("device", "cpu"), ("device", "cuda:1"), ("device", "auto"),
+    ("dijkstra_method", "delta-stepping"), ("bellman_ford_method", "frontier"),
+    ("floyd_warshall_method", "fw-tiled"), ("all_pairs_method", "batched-frontier"),
+    ("all_pairs_method", "fw-dpx"), ("all_pairs_method", "near-far"),
+    ("should_run_min_edges", 0), ("lazy_results", False)])
+def test_good_values_are_taken(key, value):
+    cfg = nx.config.backends.gpusp
+    with cfg(**{key: value}):
+        assert cfg[key] == value
+
+
+def test_config_is_networkx_config():
+    cfg = nx.config.backends.gpusp
+    # Config builds a slotted dataclass per instance and remembers the class it came from
+    assert type(cfg)._orig_class is GpuspConfig and isinstance(cfg, nx.utils.Config)
+    assert default_config() == GpuspConfig(**dict(default_config()))
+
+
+def _config_in_subprocess(env):
+    code = ("import warnings, networkx as nx; warnings.simplefilter('always'); "
+            "c = nx.config.backends.gpusp; print(c.should_run_min_edges, c.lazy_results, c.device)")
+    return subprocess.run([sys.executable, "-W", "always", "-c", code],
+                          env=dict(os.environ, **env), capture_output=True, text=True)
+
+
+def test_environment_values_are_parsed():
+    out = _config_in_subprocess({"NX_GPUSP_SHOULD_RUN_MIN_EDGES": "1e5",
+                                 "NX_GPUSP_LAZY_RESULTS": "off", "NX_GPUSP_DEVICE": "cpu"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["100000", "False", "cpu"]
+    assert "RuntimeWarning" not in out.stderr
+
+
+def test_bad_environment_value_warns_and_keeps_the_backend():
+    out = _config_in_subprocess({"NX_GPUSP_SHOULD_RUN_MIN_EDGES": "lots",
+                                 "NX_GPUSP_DEVICE": "gpu0"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["50000", "True", "auto"]
+    assert "NX_GPUSP_SHOULD_RUN_MIN_EDGES" in out.stderr and "NX_GPUSP_DEVICE" in out.stderr
+
+
+def _keywords(name, *args, **kwargs):
+    func = IMPLEMENTATIONS[name]
+    return gpusp_keywords(func, bind_arguments(func.__wrapped__, args, kwargs))
+
+
+def test_gpusp_keywords():
+    G = nx.path_graph(3)
+    assert _keywords("single_source_dijkstra", G, 0, method="near-far") == ["method"]
+    assert _keywords("single_source_dijkstra", G, 0, delta=3) == ["delta"]
+    assert _keywords("single_source_dijkstra", G, 0, cutoff=3) == []
+    assert _keywords("single_source_dijkstra", G, 0, None, 3) == []
+    assert _keywords("shortest_path", G, 0, 1, "weight", "dijkstra") == []
+    assert _keywords("shortest_path", G, method="bellman-ford") == []
+    assert _keywords("shortest_path", G, 0, 1, "weight", "near-far") == ["method"]
+
+
+@pytest.fixture
+def automatic(monkeypatch):
+    """NETWORKX_BACKEND_PRIORITY=gpusp for one test."""
+    prio = nx.config.backend_priority
+    old = list(prio.algos)
+    prio.algos = ["gpusp"]
+    try:
+        yield
+    finally:
+        prio.algos = old
+
+
+def _calls(name):
+    return CALLS.get(name, 0)
+
+
+def test_gpusp_only_keyword_runs_gpusp_on_a_small_graph(automatic):
+    G = nx.path_graph(5)
+    with nx.config.backends.gpusp(device="cpu"):
+        before = _calls("single_source_dijkstra_path_length")
+        got = nx.single_source_dijkstra_path_length(G, 0, method="frontier")
+        assert _calls("single_source_dijkstra_path_length") == before + 1
+        assert got == {0: 0, 1: 1, 2: 2, 3: 3, 4: 4}
+        nx.single_source_dijkstra_path_length(G, 0)  # small: NetworkX
+        assert _calls("single_source_dijkstra_path_length") == before + 1
+        before = _calls("shortest_path_length")
+        assert nx.shortest_path_length(G, 0, 4, weight="weight", method="near-far") == 4
+        assert _calls("shortest_path_length") == before + 1
+
+
+def test_without_gpu_automatic_dispatch_stays_on_networkx(automatic, monkeypatch, caplog):
+    monkeypatch.setattr("nx_gpusp.executor.cuda_available", lambda: False)
+    G = nx.gnm_random_graph(300, 2000, seed=1)
+    with nx.config.backends.gpusp(device="auto", should_run_min_edges=0):
+        before = _calls("single_source_dijkstra_path_length")
+        with caplog.at_level(logging.DEBUG, logger="networkx"):
+            nx.single_source_dijkstra_path_length(G, 0)
+        assert _calls("single_source_dijkstra_path_length") == before
+        assert "no CUDA GPU" in caplog.text
+        with nx.config.backends.gpusp(device="cpu"):
+            nx.single_source_dijkstra_path_length(G, 0)
+        assert _calls("single_source_dijkstra_path_length") == before + 1
+        # an explicit backend="gpusp" always runs (the NumPy twins here)
+        nx.single_source_dijkstra_path_length(G, 0, backend="gpusp")
+        assert _calls("single_source_dijkstra_path_length") == before + 2
+
+
+def test_device_cuda_without_gpu_cannot_run(monkeypatch):
+    monkeypatch.setattr("nx_gpusp.executor.cuda_available", lambda: False)
+    with nx.config.backends.gpusp(device="cuda"):
+        reason = dispatch.can_run("single_source_dijkstra", (nx.path_graph(3), 0), {})
+    assert isinstance(reason, str) and "no CUDA GPU" in reason
+
+
+def test_all_pairs_dispatch_decides_on_n_times_m(automatic):
+    small = nx.path_graph(10)  # n * m = 10 * 18
+    big = nx.gnm_random_graph(120, 400, seed=2)  # n * m = 120 * 800
+    with nx.config.backends.gpusp(device="cpu", should_run_min_all_pairs_work=50_000,
+                                  should_run_min_edges=10**9):
+        before = _calls("all_pairs_dijkstra_path_length")
+        dict(nx.all_pairs_dijkstra_path_length(small))
+        assert _calls("all_pairs_dijkstra_path_length") == before
+        got = dict(nx.all_pairs_dijkstra_path_length(big))
+        assert _calls("all_pairs_dijkstra_path_length") == before + 1
+        nx.config.backend_priority.algos = []
+        assert got == dict(nx.all_pairs_dijkstra_path_length(big))
+
+
+def test_all_pairs_generators_decline_before_returning(automatic):
+    """A weight gpusp cannot hold exactly: NotImplementedError at the call, so that
+    automatic dispatch falls back to NetworkX instead of failing while iterating."""
+    G = nx.gnm_random_graph(60, 200, seed=3, directed=True)
+    for u, v, d in G.edges(data=True):
+        d["weight"] = 2**62 + u
+    with nx.config.backends.gpusp(device="cpu", should_run_min_all_pairs_work=0):
+        with pytest.raises(NotImplementedError):
+            nx.all_pairs_dijkstra_path_length(G, backend="gpusp")
+        got = dict(nx.all_pairs_dijkstra_path_length(G))
+        nx.config.backend_priority.algos = []
+        assert got == dict(nx.all_pairs_dijkstra_path_length(G))
