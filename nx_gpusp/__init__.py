@@ -1,7 +1,13 @@
 """nx-gpusp: a NetworkX backend (``backend="gpusp"``) for shortest paths on NVIDIA GPUs.
 
 Importing this package is cheap: CuPy is loaded only when a computation first needs
-the GPU. See ``nx_gpusp.interface`` for what NetworkX dispatches to.
+the GPU. NetworkX is imported first, since its own import reads this backend's
+configuration (nx_gpusp.info, nx_gpusp.config). See ``nx_gpusp.interface`` for what NetworkX dispatches to.
 """
+
+try:  # first: NetworkX's own import loads gpusp's info and config
+    import networkx  # noqa: F401
+except ImportError:  # nx_gpusp.kernel_sources alone needs no NetworkX
+    pass
 
 __version__ = "0.1.0"

@@ -10,6 +10,8 @@ against this interface.
 import functools
 import importlib
 import os
+import re
+import threading
 
 import numpy as np
 
@@ -32,6 +34,34 @@ def _cupy():
     return cupy
 
 
+_WARM = {}
+
+
+def start_cuda_warm_up(families=("near_far", "tree")):
+    """Import CuPy, create the CUDA context and load the default kernel tables in a
+    background thread (once per process), so that they overlap the host work of a first
+    call (reading ``G._adj``). Does nothing where the configuration is not CUDA."""
+    device = get_config().device
+    if _WARM or not (device == "auto" or device.startswith("cuda")):
+        return
+    _WARM["thread"] = thread = threading.Thread(
+        target=_warm_cuda, args=(device, families), name="nx_gpusp-cuda-warm-up",
+        daemon=True)
+    thread.start()
+
+
+def _warm_cuda(device, families):
+    try:
+        if not cuda_available():
+            return
+        ex = get_executor("cuda" if device == "auto" else device)
+        ex.xp.empty(1)  # creates the context
+        for family in families:
+            ex.ops(family)
+    except Exception:  # the call itself will meet and report any failure
+        pass
+
+
 def cuda_available() -> bool:
     """True when CuPy imports and sees at least one CUDA device."""
     return _cupy() is not None
@@ -50,16 +80,25 @@ class Executor:
     """Array module plus kernel tables for one device kind ('cuda' or 'cpu')."""
 
     def __init__(self, name: str):
-        if name not in ("cuda", "cpu"):
-            raise ValueError(f"nx_gpusp: unknown device {name!r}; use 'auto', 'cuda' or 'cpu'")
+        kind, colon, index = name.partition(":")
+        if kind not in ("cuda", "cpu") or (colon and (kind != "cuda" or not index.isdigit())):
+            raise ValueError(f"nx_gpusp: unknown device {name!r}; use 'auto', 'cuda', "
+                             "'cuda:N' or 'cpu'")
         self.name = name
-        if name == "cuda":
+        self.kind = kind
+        self.device_id = None
+        if kind == "cuda":
             cp = _cupy()
             if cp is None:
                 raise RuntimeError(
-                    "nx_gpusp: device='cuda' but CuPy is not installed or sees no GPU "
-                    "(pip install 'nx-gpusp[cuda]'), or set device='cpu'"
+                    f"nx_gpusp: device={name!r} but CuPy is not installed or sees no GPU "
+                    "(pip install 'nx-gpusp[cuda13]'), or set device='cpu'"
                 )
+            count = cp.cuda.runtime.getDeviceCount()
+            self.device_id = int(index) if colon else cp.cuda.runtime.getDevice()
+            if self.device_id >= count:
+                raise ValueError(f"nx_gpusp: device={name!r}, but CuPy sees {count} GPU(s) "
+                                 f"(numbered 0 to {count - 1})")
             self.xp = cp
         else:
             self.xp = np
@@ -67,7 +106,13 @@ class Executor:
 
     @property
     def is_cuda(self) -> bool:
-        return self.name == "cuda"
+        return self.kind == "cuda"
+
+    def activate(self):
+        """Make this executor's GPU the current device of the calling thread (CuPy
+        allocates and launches there)."""
+        if self.device_id is not None:
+            self.xp.cuda.runtime.setDevice(self.device_id)
 
     def __repr__(self):
         return f"Executor({self.name!r})"
@@ -83,8 +128,8 @@ class Executor:
         return table
 
     def module(self, filename: str, name_expressions=()):
-        """A compiled CUDA module (cached per process and on disk by CuPy)."""
-        return _raw_module(filename, tuple(name_expressions))
+        """A compiled CUDA module (cached per process and device, and on disk by CuPy)."""
+        return _raw_module(filename, tuple(name_expressions), self.device_id)
 
     # -- memory --------------------------------------------------------------------
     def to_host(self, arr):
@@ -117,17 +162,40 @@ class Executor:
             self.xp.cuda.get_current_stream().synchronize()
 
 
+_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"\s*$', re.MULTILINE)
+_MODULE_LOCK = threading.Lock()
+
+
+def kernel_source(filename, _seen=None):
+    """The text of ``kernels/<filename>`` with its local ``#include "..."`` files inlined
+    (each once, as ``#pragma once`` would). CuPy keys its compile cache on the source
+    text and the options, not on included files: inlined, a changed header can never
+    reuse a stale binary from the cache."""
+    seen = set() if _seen is None else _seen
+    if filename in seen:
+        return ""
+    seen.add(filename)
+    text = (kernel_dir() / filename).read_text()
+    return _INCLUDE.sub(lambda m: kernel_source(m.group(1), seen), text)
+
+
 @functools.cache
-def _raw_module(filename, name_expressions):
+def _raw_module_unlocked(filename, name_expressions, device_id):
     cp = _cupy()
-    folder = kernel_dir()
-    code = (folder / filename).read_text()
+    cp.cuda.runtime.setDevice(device_id)
     extra = tuple(os.environ.get("NX_GPUSP_NVRTC_OPTIONS", "").split())  # e.g. -DNF_PROFILE
-    return cp.RawModule(
-        code=code,
-        options=("-std=c++17", f"-I{folder}") + extra,
-        name_expressions=name_expressions or None,
-    )
+    module = cp.RawModule(code=kernel_source(filename), options=("-std=c++17",) + extra,
+                          name_expressions=name_expressions or None)
+    module.compile()  # load now (CuPy defers it): the first launch pays nothing more
+    return module
+
+
+def _raw_module(filename, name_expressions, device_id):
+    """A compiled CUDA module, once per process (a lock: a background warm-up thread
+    and the caller may ask together) and once per machine (CuPy's disk cache,
+    ~/.cupy/kernel_cache or CUPY_CACHE_DIR)."""
+    with _MODULE_LOCK:
+        return _raw_module_unlocked(filename, name_expressions, device_id)
 
 
 @functools.cache
@@ -136,9 +204,12 @@ def _executor(name):
 
 
 def get_executor(device=None) -> Executor:
-    """The executor for ``device`` ('auto', 'cuda', 'cpu'; None reads the config)."""
+    """The executor for ``device`` ('auto', 'cuda', 'cuda:N', 'cpu'; None reads the
+    config), its GPU made the calling thread's current device."""
     if device is None:
         device = get_config().device
     if device == "auto":
         device = "cuda" if cuda_available() else "cpu"
-    return _executor(device)
+    ex = _executor(device)
+    ex.activate()
+    return ex

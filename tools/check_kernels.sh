@@ -7,23 +7,19 @@ cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 python3 - "$tmp" <<'PY'
-import importlib, pkgutil, sys
+import sys
 from pathlib import Path
-import nx_gpusp.ops as ops
+from nx_gpusp.ops import kernel_tables
 from nx_gpusp.ops.base import CUDA_TYPE
 import numpy as np
 tmp = Path(sys.argv[1])
-for info in pkgutil.iter_modules(ops.__path__):
-    mod = importlib.import_module(f"nx_gpusp.ops.{info.name}")
-    table = getattr(mod, "CudaOps", None)
-    if table is None or getattr(table, "source", None) is None:
-        continue
+for name, table in kernel_tables().items():
     src = Path("kernels") / table.source
     lines = [f'#include "{src.resolve()}"']
     for k in table.templates:
         for t in table.types:
             lines.append(f"template __global__ decltype({k}<{CUDA_TYPE[np.dtype(t)]}>) {k}<{CUDA_TYPE[np.dtype(t)]}>;")
-    (tmp / f"{info.name}.cu").write_text("\n".join(lines) + "\n")
+    (tmp / f"{name}.cu").write_text("\n".join(lines) + "\n")
 PY
 status=0
 for f in "$tmp"/*.cu; do
