@@ -239,24 +239,90 @@ class TestKernelsMatchTwins:
 
     @pytest.mark.parametrize("dtype", [np.int64, np.float64])
     @pytest.mark.parametrize("seed", range(3))
-    def test_tree(self, executors, dtype, seed):
-        """Either device's tree uses tight arcs only and has the BFS depths of the other
-        (which vertex claims a tie may differ)."""
+    @pytest.mark.parametrize("negative", [False, True])
+    def test_tree(self, executors, dtype, seed, negative):
+        """Either device's tree uses tight arcs only, reaches exactly the reached
+        vertices and has no cycle (which vertex claims a tie may differ); zero-weight
+        arcs and ties everywhere, negative arcs without negative cycles."""
         rng = np.random.default_rng(seed)
         n, m = 3000, 15000
         w = rng.integers(0, 5, m).astype(dtype)  # many zero-weight arcs and ties
-        graph = CSRGraph.from_edge_arrays(n, rng.integers(0, n, m), rng.integers(0, n, m), w)
+        src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+        if negative:
+            h = rng.integers(0, 6, n)
+            w = (w + h[src] - h[dst]).astype(dtype)
+        graph = CSRGraph.from_edge_arrays(n, src, dst, w)
         sources = [0, 1, 2]
         G = to_networkx(graph)
-        lengths = nx.multi_source_dijkstra_path_length(G, set(sources))
+        lengths = _multi_source_bellman_ford(G, sources)
         dist = np.full(n, distance_inf(dtype), dtype=dtype)
         dist[list(lengths)] = list(lengths.values())
-        depths = []
         for ex in executors:
             pred = ex.to_host(shortest_path_tree(ex, graph, ex.asarray(dist), sources))
+            assert_tight_tree(G, dist, pred, sources, set(lengths))
+
+    @pytest.mark.parametrize("seed", range(3))
+    def test_tight_arc_parents_matches_twin(self, executors, seed):
+        """The strict tight-arc pass: every pointer is a tight arc from a strictly closer
+        tail, and both devices resolve the same vertices (the tail chosen may differ)."""
+        rng = np.random.default_rng(50 + seed)
+        n, m = 4000, 20000
+        w = rng.integers(0, 4, m).astype(np.int64)
+        graph = CSRGraph.from_edge_arrays(n, rng.integers(0, n, m), rng.integers(0, n, m), w)
+        G = to_networkx(graph)
+        lengths = nx.single_source_dijkstra_path_length(G, 0)
+        dist = np.full(n, distance_inf(np.int64), dtype=np.int64)
+        dist[list(lengths)] = list(lengths.values())
+        resolved = []
+        for ex in executors:
+            pred = ex.xp.full(n, -2, dtype=np.int32)
+            ex.ops("tree").tight_arc_parents(graph.on(ex), ex.asarray(dist), pred)
+            pred = ex.to_host(pred)
             heads = np.flatnonzero(pred >= 0)
+            tails = pred[heads]
+            assert (dist[tails] < dist[heads]).all()
             assert all(dist[u] + G[u][v]["weight"] == dist[v]
-                       for u, v in zip(pred[heads].tolist(), heads.tolist()))
-            assert set(heads.tolist()) | set(sources) == set(lengths)
-            depths.append(tree_depth(pred))
-        np.testing.assert_array_equal(*depths)
+                       for u, v in zip(tails.tolist(), heads.tolist()))
+            resolved.append(heads)
+        np.testing.assert_array_equal(*resolved)
+
+    @pytest.mark.parametrize("method", ["near-far", "crauser", "delta-stepping"])
+    def test_tree_where_float_rounding_hides_a_weight(self, executors, method):
+        """d + w == d for a tiny positive w: the pass leaves the vertex to the search,
+        and every path is still a path (a predecessor cycle once raised KeyError)."""
+        G = nx.DiGraph()
+        G.add_edge("a", "b", weight=1e7)
+        G.add_edge("b", "c", weight=1e-10)
+        G.add_edge("c", "b", weight=1e-10)
+        G.add_edge("c", "d", weight=1e-10)
+        for ex in executors:
+            with nx.config.backends.gpusp(device=ex.name):
+                lengths, paths = nx.single_source_dijkstra(G, "a", backend="gpusp",
+                                                           method=method)
+                assert dict(paths) == {"a": ["a"], "b": ["a", "b"], "c": ["a", "b", "c"],
+                                       "d": ["a", "b", "c", "d"]}
+                assert dict(lengths) == nx.single_source_dijkstra_path_length(G, "a")
+
+
+def _multi_source_bellman_ford(G, sources):
+    """NetworkX's lengths from several sources at once (a super-source joined by
+    zero-weight arcs; NetworkX has no multi-source Bellman-Ford function)."""
+    H = G.copy()
+    H.add_edges_from((("super", s) for s in sources), weight=0)
+    lengths = nx.single_source_bellman_ford_path_length(H, "super")
+    del lengths["super"]
+    return lengths
+
+
+def assert_tight_tree(G, dist, pred, sources, reached):
+    """pred: tight arcs only, exactly the reached non-sources have one, no cycle."""
+    heads = np.flatnonzero(pred >= 0)
+    assert all(dist[u] + G[u][v]["weight"] == dist[v]
+               for u, v in zip(pred[heads].tolist(), heads.tolist()))
+    assert set(heads.tolist()) | set(sources) == reached
+    assert not set(heads.tolist()) & set(sources)
+    n = len(pred)
+    anc = np.where(pred >= 0, pred, np.arange(n))
+    for _ in range(int(n).bit_length() + 1):
+        anc = anc[anc]
+    assert (pred[anc] < 0).all(), "a predecessor cycle"
