@@ -11,3 +11,12 @@ except ImportError:  # nx_gpusp.kernel_sources alone needs no NetworkX
     pass
 
 __version__ = "0.1.0"
+
+
+def warm_up():
+    """Start CUDA now, in a background thread: CuPy's import, the context and the
+    default kernels (about a second) then overlap whatever the program does next, such
+    as building its graph, instead of delaying the first gpusp call."""
+    from .executor import start_cuda_warm_up
+
+    start_cuda_warm_up()

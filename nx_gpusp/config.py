@@ -14,7 +14,8 @@ import warnings
 
 from networkx.utils.configs import Config
 
-__all__ = ["GpuspConfig", "OPTIONS", "DEFAULT_CONFIG", "default_config", "get_config"]
+__all__ = ["GpuspConfig", "OPTIONS", "DEFAULT_CONFIG", "default_config", "get_config",
+           "warm_up_at_import"]
 
 # problem of the method registry that each "<family>_method" option names
 METHOD_OPTIONS = {
@@ -33,6 +34,11 @@ OPTIONS = {
     "floyd_warshall_method": ("auto", "default Floyd-Warshall method"),
     "all_pairs_method": ("auto", "default method of the all-pairs functions (an "
                                  "all-pairs, Floyd-Warshall or single-source method)"),
+    "warm_up": ("auto", "when to start CUDA (CuPy's import, the context, the default "
+                        "kernels, ~1 s) in a background thread: 'import' (when NetworkX "
+                        "is imported), 'call' (when a first call converts its graph), "
+                        "'auto' ('import' if NETWORKX_BACKEND_PRIORITY names gpusp, else "
+                        "'call') or 'off'"),
     "lazy_results": (True, "return lazy read-only mappings over the result arrays "
                            "(False: plain dicts, for code that needs isinstance(x, dict) "
                            "or json.dumps)"),
@@ -50,6 +56,7 @@ OPTIONS = {
 }
 
 _DEVICE = re.compile(r"auto|cpu|cuda(:\d+)?")
+WARM_UP = ("auto", "import", "call", "off")
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
@@ -73,6 +80,11 @@ def _check(key, value):
     if key == "device":
         if not _DEVICE.fullmatch(value):
             raise ValueError(f"{where} must be 'auto', 'cuda', 'cuda:N' or 'cpu', "
+                             f"got {value!r}")
+        return value
+    if key == "warm_up":
+        if value not in WARM_UP:
+            raise ValueError(f"{where} must be one of {', '.join(map(repr, WARM_UP))}, "
                              f"got {value!r}")
         return value
     if value != "auto":
@@ -106,6 +118,7 @@ class GpuspConfig(Config):
     bellman_ford_method: str = "auto"
     floyd_warshall_method: str = "auto"
     all_pairs_method: str = "auto"
+    warm_up: str = "auto"
     lazy_results: bool = True
     should_run_min_edges: int = 50_000
     should_run_min_all_pairs_work: int = 100_000
@@ -161,6 +174,17 @@ def default_config():
 
 
 DEFAULT_CONFIG = {k: d for k, (d, _) in OPTIONS.items()}
+
+
+def warm_up_at_import(cfg):
+    """Whether ``cfg`` asks for CUDA's start when NetworkX is imported."""
+    if cfg.warm_up == "import":
+        return True
+    if cfg.warm_up != "auto":
+        return False
+    priority = ",".join(v for k, v in os.environ.items()
+                        if k.startswith("NETWORKX_BACKEND_PRIORITY"))
+    return "gpusp" in (x.strip() for x in priority.split(","))
 
 
 def get_config():

@@ -37,11 +37,16 @@ def _cupy():
 _WARM = {}
 
 
-def start_cuda_warm_up(families=("near_far", "tree")):
+def start_cuda_warm_up(device=None, families=("near_far", "tree")):
     """Import CuPy, create the CUDA context and load the default kernel tables in a
-    background thread (once per process), so that they overlap the host work of a first
-    call (reading ``G._adj``). Does nothing where the configuration is not CUDA."""
-    device = get_config().device
+    background thread (once per process), so that they overlap other host work: the
+    user's own (``warm_up="import"``) or reading ``G._adj`` in a first call. Does
+    nothing where the device is not CUDA or ``warm_up`` is "off"."""
+    if device is None:
+        cfg = get_config()
+        if cfg.warm_up == "off":
+            return
+        device = cfg.device
     if _WARM or not (device == "auto" or device.startswith("cuda")):
         return
     _WARM["thread"] = thread = threading.Thread(

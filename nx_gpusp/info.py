@@ -5,7 +5,7 @@ heavy (no CuPy, no solvers); the configuration is NetworkX's typed Config.
 tests/test_interface.py checks it against the functions the backend really registers.
 """
 
-from .config import OPTIONS, default_config
+from .config import OPTIONS, default_config, warm_up_at_import
 
 __all__ = ["get_info", "FUNCTIONS"]
 
@@ -42,6 +42,11 @@ _NO_METHOD_KW = {"shortest_path", "shortest_path_length"}
 
 
 def get_info():
+    config = default_config()
+    if warm_up_at_import(config):
+        from .executor import start_cuda_warm_up
+
+        start_cuda_warm_up(config.device)
     return {
         "backend_name": "gpusp",
         "project": "nx-gpusp",
@@ -58,6 +63,6 @@ def get_info():
             }
             for name, doc in FUNCTIONS.items()
         },
-        "default_config": default_config(),
+        "default_config": config,
         "config_docs": {name: doc for name, (_default, doc) in OPTIONS.items()},
     }

@@ -14,7 +14,8 @@ import pytest
 from graphs import assert_lengths_equal, assert_paths_valid, assert_valid_path, random_graph
 from nx_gpusp.graph import CSRGraph, distance_inf
 from nx_gpusp.results import (DistanceMap, MatrixRowMap, PathMap, PredecessorRowMap,
-                              RowsMap, materialize, narrowest_distances)
+                              RowsMap, distance_order, lifting_tables, materialize,
+                              narrowest_distances, tree_depth)
 
 
 def _labelled_graph():
@@ -185,3 +186,44 @@ def test_narrowest_distances(values, dtype):
     assert out[:-1].tolist() == values
     floats = np.array([0.5, np.inf])
     assert narrowest_distances(np, floats) is floats
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_paths_by_lifting_tables_equal_walked_paths(seed):
+    """Binary lifting (log2 L gathers a path) gives the same paths as walking the
+    predecessors, deep and shallow, for forests with several roots."""
+    rng = np.random.default_rng(seed)
+    n = 5000
+    pred = np.full(n, -1, dtype=np.int32)
+    perm = rng.permutation(n)
+    for i in range(1, n):  # a random forest: long chains and bushy parts
+        if rng.random() > 0.002:
+            pred[perm[i]] = perm[i - 1] if rng.random() < 0.9 else perm[rng.integers(0, i)]
+    graph = CSRGraph.from_edge_arrays(n, [], [], [], nodes=[f"v{i}" for i in range(n)])
+    dist = tree_depth_as_distances(pred)
+    depth, tables = lifting_tables(np, pred)
+    np.testing.assert_array_equal(depth, tree_depth(pred))
+    assert tables.shape[0] == max(1, int(depth.max()).bit_length())
+    walked = PathMap(graph, dist, pred)
+    lifted = PathMap(graph, dist, pred, lifting=(depth, tables))
+    back = PathMap(graph, dist, pred, lifting=(depth, tables), reverse=True)
+    for v in rng.choice(n, 200, replace=False).tolist() + [int(np.argmax(depth))]:
+        label = f"v{v}"
+        assert lifted[label] == walked[label]
+        assert back[label] == walked[label][::-1]
+        assert len(walked[label]) == depth[v] + 1
+    assert dict(lifted) == dict(walked)
+
+
+def tree_depth_as_distances(pred):
+    return tree_depth(pred).astype(np.int64)
+
+
+def test_distance_order():
+    inf = distance_inf(np.int64)
+    dist = np.array([5, inf, 0, 5, 2, inf, 2], dtype=np.int64)
+    order = distance_order(np, dist)
+    assert order.tolist() == [2, 4, 6, 0, 3]
+    graph = CSRGraph.from_edge_arrays(7, [], [], [])
+    assert list(DistanceMap(graph, dist, order).items()) == [(2, 0), (4, 2), (6, 2), (0, 5), (3, 5)]
+    assert list(DistanceMap(graph, dist).items()) == [(2, 0), (4, 2), (6, 2), (0, 5), (3, 5)]
