@@ -34,11 +34,10 @@ OPTIONS = {
     "floyd_warshall_method": ("auto", "default Floyd-Warshall method"),
     "all_pairs_method": ("auto", "default method of the all-pairs functions (an "
                                  "all-pairs, Floyd-Warshall or single-source method)"),
-    "warm_up": ("auto", "when to start CUDA (CuPy's import, the context, the default "
-                        "kernels, ~1 s) in a background thread: 'import' (when NetworkX "
-                        "is imported), 'call' (when a first call converts its graph), "
-                        "'auto' ('import' if NETWORKX_BACKEND_PRIORITY names gpusp, else "
-                        "'call') or 'off'"),
+    "warm_up": ("auto", "start CUDA (CuPy's import, the context, the default kernels: "
+                        "~0.9 s) in a background thread when NetworkX is imported: "
+                        "'import', 'off', or 'auto' (when NETWORKX_BACKEND_PRIORITY names "
+                        "gpusp)"),
     "lazy_results": (True, "return lazy read-only mappings over the result arrays "
                            "(False: plain dicts, for code that needs isinstance(x, dict) "
                            "or json.dumps)"),
@@ -56,7 +55,7 @@ OPTIONS = {
 }
 
 _DEVICE = re.compile(r"auto|cpu|cuda(:\d+)?")
-WARM_UP = ("auto", "import", "call", "off")
+WARM_UP = ("auto", "import", "off")
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 

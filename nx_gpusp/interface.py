@@ -4,7 +4,6 @@ from . import algorithms  # noqa: F401  (registers every function)
 from .convert import from_networkx, to_networkx
 from . import dispatch
 from .dispatch import IMPLEMENTATIONS
-from .executor import start_cuda_warm_up
 from .graph import CSRGraph
 
 __all__ = ["BackendInterface", "backend_interface"]
@@ -19,7 +18,6 @@ class BackendInterface:
                         graph_name=None):
         if isinstance(G, CSRGraph):
             return G
-        start_cuda_warm_up()  # overlaps CUDA's start with reading G below
         weight, default = None, 1
         if edge_attrs:
             if len(edge_attrs) > 1:

@@ -170,3 +170,21 @@ def test_all_pairs_generators_decline_before_returning(automatic):
         got = dict(nx.all_pairs_dijkstra_path_length(G))
         nx.config.backend_priority.algos = []
         assert got == dict(nx.all_pairs_dijkstra_path_length(G))
+
+
+def test_warm_up_at_import_follows_the_backend_priority(monkeypatch):
+    from nx_gpusp.config import warm_up_at_import
+
+    for var in [k for k in os.environ if k.startswith("NETWORKX_BACKEND_PRIORITY")]:
+        monkeypatch.delenv(var)
+    cfg = default_config()
+    assert cfg.warm_up == "auto" and not warm_up_at_import(cfg)
+    monkeypatch.setenv("NETWORKX_BACKEND_PRIORITY", "cugraph, gpusp")
+    assert warm_up_at_import(cfg)
+    cfg.warm_up = "off"
+    assert not warm_up_at_import(cfg)
+    monkeypatch.delenv("NETWORKX_BACKEND_PRIORITY")
+    cfg.warm_up = "import"
+    assert warm_up_at_import(cfg)
+    with pytest.raises(ValueError, match="warm_up"):
+        cfg.warm_up = "call"

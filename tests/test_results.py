@@ -14,8 +14,8 @@ import pytest
 from graphs import assert_lengths_equal, assert_paths_valid, assert_valid_path, random_graph
 from nx_gpusp.graph import CSRGraph, distance_inf
 from nx_gpusp.results import (DistanceMap, MatrixRowMap, PathMap, PredecessorRowMap,
-                              RowsMap, distance_order, lifting_tables, materialize,
-                              narrowest_distances, tree_depth)
+                              RowsMap, distance_order, materialize, narrowest_distances,
+                              tree_depth)
 
 
 def _labelled_graph():
@@ -188,35 +188,64 @@ def test_narrowest_distances(values, dtype):
     assert narrowest_distances(np, floats) is floats
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_paths_by_lifting_tables_equal_walked_paths(seed):
-    """Binary lifting (log2 L gathers a path) gives the same paths as walking the
-    predecessors, deep and shallow, for forests with several roots."""
+def _random_forest(seed, n):
+    """A random predecessor forest: long chains and bushy parts, a few roots."""
     rng = np.random.default_rng(seed)
-    n = 5000
     pred = np.full(n, -1, dtype=np.int32)
     perm = rng.permutation(n)
-    for i in range(1, n):  # a random forest: long chains and bushy parts
+    for i in range(1, n):
         if rng.random() > 0.002:
             pred[perm[i]] = perm[i - 1] if rng.random() < 0.9 else perm[rng.integers(0, i)]
-    graph = CSRGraph.from_edge_arrays(n, [], [], [], nodes=[f"v{i}" for i in range(n)])
-    dist = tree_depth_as_distances(pred)
-    depth, tables = lifting_tables(np, pred)
-    np.testing.assert_array_equal(depth, tree_depth(pred))
-    assert tables.shape[0] == max(1, int(depth.max()).bit_length())
-    walked = PathMap(graph, dist, pred)
-    lifted = PathMap(graph, dist, pred, lifting=(depth, tables))
-    back = PathMap(graph, dist, pred, lifting=(depth, tables), reverse=True)
-    for v in rng.choice(n, 200, replace=False).tolist() + [int(np.argmax(depth))]:
-        label = f"v{v}"
-        assert lifted[label] == walked[label]
-        assert back[label] == walked[label][::-1]
-        assert len(walked[label]) == depth[v] + 1
-    assert dict(lifted) == dict(walked)
+    return pred
 
 
-def tree_depth_as_distances(pred):
-    return tree_depth(pred).astype(np.int64)
+def _walk(pred, v):
+    out = [v]
+    while pred[out[-1]] >= 0:
+        out.append(int(pred[out[-1]]))
+    return out[::-1]
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("labels", [False, True])
+def test_paths_from_checkpoints_equal_walked_paths(seed, labels, monkeypatch):
+    """Paths that stop at a checkpoint left by an earlier read are the same paths, in
+    both orientations, labelled or not, and while the checkpoint budget runs out."""
+    n = 4000
+    pred = _random_forest(seed, n)
+    nodes = [f"v{i}" for i in range(n)] if labels else None
+    graph = CSRGraph.from_edge_arrays(n, [], [], [], nodes=nodes)
+    dist = tree_depth(pred).astype(np.int64)
+    name = (lambda v: f"v{v}") if labels else (lambda v: v)
+    rng = np.random.default_rng(seed)
+    reads = rng.choice(n, 400).tolist() + [int(np.argmax(dist))] * 2
+    for budget in (None, 3000):
+        forward, backward = PathMap(graph, dist, pred), PathMap(graph, dist, pred, reverse=True)
+        if budget is not None:
+            forward._budget = backward._budget = budget
+        for v in reads:
+            expected = [name(u) for u in _walk(pred, v)]
+            assert forward[name(v)] == expected
+            assert backward[name(v)] == expected[::-1]
+        assert forward._prefix and backward._prefix
+        if budget is not None:
+            assert forward._budget <= 0
+    assert dict(PathMap(graph, dist, pred)) == {name(v): [name(u) for u in _walk(pred, v)]
+                                                for v in np.argsort(dist, kind="stable")}
+
+
+def test_large_materialised_mapping_reads_from_its_dict():
+    n = 70_000
+    graph = CSRGraph.from_edge_arrays(n, [], [], [])
+    dist = np.arange(n, dtype=np.int64)[::-1].copy()
+    m = DistanceMap(graph, dist)
+    assert m[5] == n - 6
+    d = dict(m)
+    assert isinstance(m, DistanceMap) and d == m and list(d)[0] == n - 1
+    assert m[5] == n - 6 and m.get(-1) is None and 7 in m and len(m) == n
+    with pytest.raises(KeyError):
+        m[n]
+    assert pickle.loads(pickle.dumps(m)) == d
 
 
 def test_distance_order():
