@@ -10,6 +10,7 @@ import sys
 import networkx as nx
 import pytest
 
+import nx_gpusp.interface  # noqa: F401  (registers the functions)
 from nx_gpusp import dispatch
 from nx_gpusp.config import GpuspConfig, default_config
 from nx_gpusp.dispatch import CALLS, IMPLEMENTATIONS, bind_arguments, gpusp_keywords
