@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -86,16 +87,6 @@ def test_asv_warm_up_skips_slow_calls_once(tmp_path, monkeypatch):
 
     with pytest.raises(NotImplementedError, match="520.6 GiB"):
         W.warm_up(too_big, key="case:sssp:big")
-
-
-def test_asv_track_with_skipped_peer_is_not_applicable(capsys):
-    """A rate against a skipped peer is asv's "n/a" (NaN), not a failure, and says why."""
-    import math
-
-    from asv_benchmarks import workloads as W
-
-    assert math.isnan(W.peer_unavailable("SciPy skipped: minutes a call"))
-    assert "minutes a call" in capsys.readouterr().err
 
 
 def test_kernel_runner_whole_result_keeps_stats_and_predecessors():
@@ -260,3 +251,55 @@ def test_call_runner_works_on_any_mapping_result(monkeypatch):
     wrapped = {c: bench.call_runner(c, "gpusp", graph, G, source, targets)()
                for c in bench.SSSP_CALLS}
     assert wrapped == plain and plain["lengths"] > 300
+
+
+# -- the committed asv results: what asv publish and asv compare read ---------------------
+RESULTS = Path(__file__).resolve().parents[1] / "asv_benchmarks" / "results"
+
+
+def _result_files():
+    return sorted(f for f in RESULTS.glob("*/*.json") if f.name != "machine.json")
+
+
+def test_asv_results_track_only_times_and_name_no_machine_path():
+    """asv takes every number as lower-is-better: no rate (GTEPS, speed-up, ops/s) is
+    recorded; environments are named by Python version, not by an interpreter path."""
+    files = _result_files()
+    assert files
+    benchmarks = json.loads((RESULTS / "benchmarks.json").read_text())
+    for name, info in benchmarks.items():
+        if name != "version":
+            assert info["type"] == "time" or info["unit"] == "seconds", name
+    for f in files:
+        data = json.loads(f.read_text())
+        assert data["env_name"] == f"existing-py{data['python']}", f.name
+        assert "/" not in data["python"] and f.name.endswith(f"-{data['env_name']}.json")
+        for key in data["results"]:
+            assert not key.endswith(("track_gteps", "track_minplus_gops",
+                                     "track_speedup_vs_scipy")), (f.name, key)
+
+
+def test_asv_machines_record_gpu_driver_cuda_and_cupy():
+    """Every machine with results (tools/asv_gpu.sh adds these to asv's own fields)."""
+    folders = {f.parent for f in _result_files()}
+    assert folders
+    for folder in folders:
+        info = json.loads((folder / "machine.json").read_text())
+        assert {"gpu", "gpu_driver", "cuda", "cupy"} <= set(info), folder
+
+
+def test_asv_results_belong_to_commits_in_the_history():
+    """asv publish drops (and asv compare cannot find) a result whose commit is not in
+    the repository."""
+    root = RESULTS.parents[1]
+    if subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"],
+                      capture_output=True).returncode:
+        pytest.skip("not a git checkout")
+    if subprocess.run(["git", "-C", str(root), "rev-parse", "--is-shallow-repository"],
+                      capture_output=True, text=True).stdout.strip() == "true":
+        pytest.skip("shallow clone: older commits are not here")
+    for f in _result_files():
+        commit = json.loads(f.read_text())["commit_hash"]
+        found = subprocess.run(["git", "-C", str(root), "cat-file", "-e", f"{commit}^{{commit}}"],
+                               capture_output=True)
+        assert found.returncode == 0, f"{f.name}: commit {commit} is not in the history"
