@@ -63,7 +63,7 @@ ONLY = set(_only.split(",")) if _only else None
 # a call that still takes longer than this (seconds) after its warm-up is left out of
 # the asv run (reported as skipped; nx_gpusp.bench times it once): the paper-faithful
 # methods with n host iterations take seconds a call on road graphs, and asv repeats
-# every call, which would stretch the run past one device call
+# every call, which would stretch a run past ten minutes
 SLOW_S = float(os.environ.get("NX_GPUSP_ASV_SLOW_S", "2.0"))
 SLOW_ALL_PAIRS_S = float(os.environ.get("NX_GPUSP_ASV_SLOW_ALL_PAIRS_S", "15.0"))
 # public NetworkX calls (and their peers) are kept up to this many seconds a call, so
