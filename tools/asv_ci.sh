@@ -34,7 +34,8 @@ runs = sorted((json.loads(f.read_text())["date"], json.loads(f.read_text())["com
 print("\n".join(h for _, h in runs[-2:]))
 PYEOF
 )
-    if [ "${#newest[@]}" -eq 2 ]; then
+    if [ "${#newest[@]}" -eq 2 ] && git cat-file -e "${newest[0]}^{commit}" 2>/dev/null \
+            && git cat-file -e "${newest[1]}^{commit}" 2>/dev/null; then  # not in a shallow clone
         "${ASV[@]}" compare "${newest[0]}" "${newest[1]}" --machine "$(basename "$machine")" \
             --only-changed >/dev/null
         echo "asv compare ${newest[0]:0:8} ${newest[1]:0:8} on $(basename "$machine"): ok"
