@@ -1,12 +1,12 @@
 """All-pairs shortest paths: Floyd-Warshall on a dense matrix (every registered
 floyd-warshall method, NetworkX floyd_warshall_numpy, SciPy floyd_warshall) and
-all-pairs SSSP on a sparse graph (every sssp method, one source after another)."""
+all-pairs SSSP on a sparse graph (every sssp method, one source after another).
+Times only; min-plus ops/s and speed-ups are printed by ``python -m nx_gpusp.bench``."""
 
 import networkx as nx
 import numpy as np
 
-from nx_gpusp.bench import (PEERS, all_pairs_runner, kernel_runner, median_time, peer_runner,
-                            peer_skip_reason)
+from nx_gpusp.bench import PEERS, all_pairs_runner, kernel_runner, peer_runner, peer_skip_reason
 
 from . import workloads as W
 
@@ -41,28 +41,6 @@ class FloydWarshall(_FloydWarshallCase):
 
     def time_floyd_warshall(self, workload, impl):
         self.run()
-
-
-class FloydWarshallRates(_FloydWarshallCase):
-    """Min-plus ops/s and speed-up over SciPy, for W.subset_names and the peers."""
-
-    params = [W.workloads("floyd-warshall"), W.subset_names("floyd-warshall") + list(PEERS)]
-
-    def track_minplus_gops(self, workload, impl):
-        """n**3 min-plus operations per second, in 10**9."""
-        t = median_time(self.run, [None] * 3)[0]
-        return self.graph.n ** 3 / t / 1e9
-    track_minplus_gops.unit = "Gops/s"
-
-    def track_speedup_vs_scipy(self, workload, impl):
-        reason = peer_skip_reason("scipy", "floyd-warshall", self.graph)
-        if reason:
-            return W.peer_unavailable(reason)
-        mine = median_time(self.run, [None] * 3)[0]
-        scipy = W.scipy_median(self.case, self.graph, [None] * 3, lambda: median_time(
-            peer_runner("scipy", "floyd-warshall", self.graph), [None] * 3)[0])
-        return scipy / mine
-    track_speedup_vs_scipy.unit = "x"
 
 
 class AllPairsSSSP:

@@ -1,9 +1,19 @@
-"""What a NetworkX user sees: conversion (from_networkx, upload), and the dispatched
-NetworkX call end to end, first (nothing cached) and again (converted graph cached)."""
+"""What a NetworkX user sees, through NetworkX's public API: the calls of the README's
+graphs beside NetworkX and SciPy (``LengthsLookups`` ... ``FirstCall``), conversion
+(from_networkx, upload), and the dispatched call with each method, first (nothing
+cached) and again (converted graph cached).
+
+A call runs on a NetworkX graph whose conversion NetworkX has cached (the warm-up
+fills it), or, above ``nx_gpusp.bench.NX_MAX_ARCS`` arcs, on the converted graph
+itself (``bench.user_graph``): NetworkX dispatches a call on a gpusp graph to gpusp.
+The calls use only ``len``, ``get``, iteration and ``dict()`` on what NetworkX returns,
+so they time the same work whatever the result type is.
+"""
 
 import networkx as nx
 
-from nx_gpusp.bench import e2e_runner, pick_sources
+from nx_gpusp.bench import (call_runner, call_skip_reason, e2e_runner, first_call_seconds,
+                            lookup_targets, pick_sources, user_graph)
 from nx_gpusp.convert import from_networkx, to_networkx
 
 from . import workloads as W
@@ -67,3 +77,123 @@ class EndToEnd:
 
     def time_cached_call(self, workload, impl):
         self.cached(self.source)
+
+
+class _PublicCall:
+    """One public call (``call``, a key of nx_gpusp.bench.CALL_TITLES) by gpusp,
+    NetworkX (backend="networkx") or SciPy's equivalent on its arrays."""
+
+    call = None
+    problem = "calls"
+    impls = ["gpusp", "networkx", "scipy"]
+    param_names = ["workload", "impl"]
+    number = 1
+    repeat = (2, 10, 20.0)
+    warmup_time = 0
+    timeout = 900
+
+    def setup(self, workload, impl):
+        case = W.case_of(workload, self.problem)
+        graph = W.load_graph(case)
+        nx.config.backends.gpusp.device = W.executor().name
+        G = user_graph(graph)
+        reason = call_skip_reason(impl, self.call, graph, G)
+        if reason:
+            raise NotImplementedError(reason)
+        source = pick_sources(graph, 1)[0]
+        self.run = call_runner(self.call, impl, graph, G, source, lookup_targets(graph))
+        slow = W.SLOW_ALL_PAIRS_S if self.call == "all-pairs-dict" else W.SLOW_CALL_S
+        W.warm_up(self.run, slow=slow, key=f"{case.label}:{self.call}:{impl}")
+
+
+class LengthsLookups(_PublicCall):
+    """``single_source_dijkstra_path_length(G, s)``, graph cached, then ``len`` and
+    1,000 lookups of random nodes."""
+
+    call = "lengths"
+    params = [W.workloads("calls"), _PublicCall.impls]
+
+    def time_lengths_lookups(self, workload, impl):
+        self.run()
+
+
+class PathsLookups(_PublicCall):
+    """``single_source_dijkstra(G, s)``, graph cached, then 1,000 random paths read."""
+
+    call = "paths"
+    params = [W.workloads("calls"), _PublicCall.impls]
+
+    def time_paths_lookups(self, workload, impl):
+        self.run()
+
+
+class LengthsDict(_PublicCall):
+    """``dict(single_source_dijkstra_path_length(G, s))``, graph cached."""
+
+    call = "lengths-dict"
+    problem = "calls-dict"
+    params = [W.workloads("calls-dict"), ["gpusp", "networkx"]]
+
+    def time_lengths_dict(self, workload, impl):
+        self.run()
+
+
+class PathsDict(_PublicCall):
+    """``single_source_dijkstra(G, s)``, graph cached, both results made dicts."""
+
+    call = "paths-dict"
+    problem = "calls-dict"
+    params = [W.workloads("calls-dict"), ["gpusp", "networkx"]]
+
+    def time_paths_dict(self, workload, impl):
+        self.run()
+
+
+class AllPairsDict(_PublicCall):
+    """``dict(all_pairs_dijkstra_path_length(G))``, graph cached (SciPy: its all-sources
+    distance matrix)."""
+
+    call = "all-pairs-dict"
+    problem = "all-pairs-calls"
+    params = [W.workloads("all-pairs-calls"), _PublicCall.impls]
+    repeat = (1, 3, 30.0)
+
+    def time_all_pairs_dict(self, workload, impl):
+        self.run()
+
+
+class FloydWarshallNumpy(_PublicCall):
+    """``floyd_warshall_numpy(G)``, graph cached."""
+
+    call = "floyd-warshall-numpy"
+    problem = "fw-calls"
+    params = [W.workloads("fw-calls"), _PublicCall.impls]
+
+    def time_floyd_warshall_numpy(self, workload, impl):
+        self.run()
+
+
+class FirstCall:
+    """The first ``single_source_dijkstra_path_length(G, s, backend="gpusp")`` in a
+    fresh process, conversion included, with the kernels in CuPy's on-disk cache
+    (setup's call here puts them there): seconds, the median of three processes."""
+
+    params = [W.workloads("first-call")]
+    param_names = ["workload"]
+    timeout = 900
+
+    def setup(self, workload):
+        case = W.case_of(workload, "sssp")
+        graph = W.load_graph(case)
+        self.device = W.executor().name
+        nx.config.backends.gpusp.device = self.device
+        self.source = pick_sources(graph, 1)[0]
+        G = to_networkx(graph)
+        label = graph.labels([self.source])[0]
+        W.warm_up(lambda: nx.single_source_dijkstra_path_length(
+            G, label, weight=graph.weight_attr or "weight", backend="gpusp"),
+            slow=W.SLOW_CALL_S, key=f"{case.label}:first-call")
+
+    def track_first_call(self, workload):
+        return first_call_seconds(workload, self.device, self.source, repeat=3)[0]
+    track_first_call.unit = "seconds"

@@ -1,14 +1,15 @@
 """Single-source shortest paths: every registered method (kernel time, graph already
 on the device, device synchronised) beside NetworkX and SciPy csgraph on the same
-graph, one asv run, so ratios compare like with like."""
-
-import statistics
+graph, one asv run, so ratios compare like with like; and the kernel race (issue 14's
+table): the default method beside harish and SciPy from source 0 and over 10 seeded
+sources, with and without predecessors. Times only (lower is better): GTEPS and
+speed-ups are printed by ``python -m nx_gpusp.bench``."""
 
 import networkx as nx
-import numpy as np
 
-from nx_gpusp.bench import (PEERS, kernel_runner, median_time, peer_runner, peer_skip_reason,
-                            pick_sources, reached_arcs)
+from nx_gpusp.bench import (PEERS, RACE_IMPLS, kernel_runner, median_time, peer_runner,
+                            peer_skip_reason, pick_sources, race_runner, race_sources,
+                            warm_device)
 
 from . import workloads as W
 
@@ -49,34 +50,6 @@ class _SingleSource:
         self.turn += 1
         return self.sources[1 + self.turn % (len(self.sources) - 1)]
 
-    def _median(self, run):
-        return median_time(run, self.sources)
-
-
-class _Rates:
-    """GTEPS and speed-up over SciPy (classes named ...Rates, on W.subset_names)."""
-
-    def track_gteps(self, workload, impl):
-        _, times, results = self._median(self.run)
-        g = self.graph
-        if impl == "networkx":  # dicts: the reached vertices are their keys
-            degree = np.diff(g.indptr)
-            arcs = [int(degree[[g.index_of(v) for v in r]].sum()) for r in results]
-        else:
-            arcs = [reached_arcs(g, r if impl in PEERS else self.ex.to_host(r)) for r in results]
-        return statistics.median(a / t for a, t in zip(arcs, times)) / 1e9
-    track_gteps.unit = "GTEPS"
-
-    def track_speedup_vs_scipy(self, workload, impl):
-        reason = peer_skip_reason("scipy", self.problem, self.graph)
-        if reason:
-            return W.peer_unavailable(reason)
-        mine = self._median(self.run)[0]
-        scipy = W.scipy_median(self.case, self.graph, self.sources, lambda: self._median(
-            peer_runner("scipy", self.problem, self.graph))[0])
-        return scipy / mine
-    track_speedup_vs_scipy.unit = "x"
-
 
 class SSSP(_SingleSource):
     """Dijkstra family (non-negative weights)."""
@@ -86,11 +59,6 @@ class SSSP(_SingleSource):
 
     def time_sssp(self, workload, impl):
         self.run(self.next_source())
-
-
-class SSSPRates(_Rates, _SingleSource):
-    problem = "sssp"
-    params = [W.workloads("sssp"), W.subset_names("sssp") + list(PEERS)]
 
 
 class BellmanFord(_SingleSource):
@@ -103,6 +71,39 @@ class BellmanFord(_SingleSource):
         self.run(self.next_source())
 
 
-class BellmanFordRates(_Rates, _SingleSource):
-    problem = "bellman-ford"
-    params = [W.workloads("bellman-ford"), W.subset_names("bellman-ford") + list(PEERS)]
+class SSSPRace:
+    """The default method ("auto"), harish and SciPy on each graph: from source 0
+    (``time_source0*``, asv's repeats) and the median over 10 seeded sources
+    (``track_median10*``, seconds); ``*_paths`` with predecessors."""
+
+    params = [W.workloads("race"), list(RACE_IMPLS)]
+    param_names = ["workload", "impl"]
+    number = 1
+    repeat = (3, 10, 20.0)
+    warmup_time = 0
+    timeout = 900
+
+    def setup(self, workload, impl):
+        case = W.case_of(workload, "sssp")
+        self.graph = W.load_graph(case)
+        self.ex = W.executor()
+        self.lengths = race_runner(impl, self.graph, self.ex)
+        self.paths = race_runner(impl, self.graph, self.ex, paths=True)
+        self.sources = [0] + race_sources(self.graph)  # vertex 0 warms up the median
+        W.warm_up(self.lengths, 0, key=f"{case.label}:race:{impl}")
+        W.warm_up(self.paths, 0, key=f"{case.label}:race-paths:{impl}")
+        warm_device(self.ex)
+
+    def time_source0(self, workload, impl):
+        self.lengths(0)
+
+    def time_source0_paths(self, workload, impl):
+        self.paths(0)
+
+    def track_median10(self, workload, impl):
+        return median_time(self.lengths, self.sources)[0]
+    track_median10.unit = "seconds"
+
+    def track_median10_paths(self, workload, impl):
+        return median_time(self.paths, self.sources)[0]
+    track_median10_paths.unit = "seconds"

@@ -6,9 +6,7 @@ Workload names are those of ``nx_gpusp.bench.WORKLOADS``; methods come from the
 registry, so a newly registered method is benchmarked without editing this suite.
 """
 
-import math
 import os
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +30,12 @@ _BY_SCALE = {
         "all-pairs": ["tiny-all-pairs"],
         "convert": ["rome99"],
         "e2e": ["tiny"],
+        "calls": ["tiny"],
+        "calls-dict": ["tiny"],
+        "all-pairs-calls": ["tiny-all-pairs"],
+        "fw-calls": ["tiny"],
+        "first-call": ["tiny"],
+        "race": ["tiny"],
     },
     "gpu": {
         "sssp": ["NY-synthetic", "COL", "FLA", "random-pred-1M", "random-pred-4M",
@@ -41,6 +45,15 @@ _BY_SCALE = {
         "all-pairs": ["gnutella04"],
         "convert": ["NY-synthetic", "FLA"],
         "e2e": ["NY-synthetic"],
+        # public NetworkX calls on the README's graphs
+        "calls": ["NY-synthetic", "FLA", "rmat-20", "rmat-22", "random-pred-4M"],
+        "calls-dict": ["NY-synthetic", "FLA"],
+        "all-pairs-calls": ["gnutella04"],
+        "fw-calls": ["fw-8192", "gnutella04"],
+        "first-call": ["NY-synthetic"],
+        # the kernel race: auto beside harish and SciPy, source 0 and 10 sources
+        "race": ["NY-synthetic", "FLA", "random-pred-1M", "random-pred-4M", "rmat-20",
+                 "rmat-22"],
     },
 }
 _only = os.environ.get("NX_GPUSP_BENCH_WORKLOADS")  # comma list: restrict further
@@ -50,9 +63,12 @@ ONLY = set(_only.split(",")) if _only else None
 # a call that still takes longer than this (seconds) after its warm-up is left out of
 # the asv run (reported as skipped; nx_gpusp.bench times it once): the paper-faithful
 # methods with n host iterations take seconds a call on road graphs, and asv repeats
-# every call, which would stretch the run past one device call
+# every call, which would stretch a run past ten minutes
 SLOW_S = float(os.environ.get("NX_GPUSP_ASV_SLOW_S", "2.0"))
 SLOW_ALL_PAIRS_S = float(os.environ.get("NX_GPUSP_ASV_SLOW_ALL_PAIRS_S", "15.0"))
+# public NetworkX calls (and their peers) are kept up to this many seconds a call, so
+# that NetworkX and SciPy stand beside gpusp where they finish in reasonable time
+SLOW_CALL_S = float(os.environ.get("NX_GPUSP_ASV_SLOW_CALL_S", "10.0"))
 # methods with n host iterations (the paper-faithful bf-vertex, bf-strided,
 # dijkstra-reduction) take seconds a call from here on: skipped without a try
 PER_VERTEX_MAX_N = 50_000
@@ -127,38 +143,26 @@ def workloads(problem):
 
 
 def case_of(workload, problem):
-    """The Case of ``workload`` for ``problem`` (all-pairs, convert and e2e take the
-    workload's first non-negative SSSP case)."""
-    want = {"all-pairs": "sssp", "convert": "sssp", "e2e": "sssp"}.get(problem, problem)
-    for case in WORKLOADS[workload]:
-        if case.problem == want:
-            return case
-    raise KeyError(f"workload {workload!r} has no {want} case")
+    """The Case of ``workload`` for ``problem``: all-pairs, convert, e2e and the
+    public-call problems take the workload's first non-negative SSSP case, fw-calls its
+    Floyd-Warshall case where it has one (else its SSSP case)."""
+    wants = {"fw-calls": ("floyd-warshall", "sssp")}.get(
+        problem, (problem,) if problem in ("sssp", "bellman-ford", "floyd-warshall")
+        else ("sssp",))
+    for want in wants:
+        for case in WORKLOADS[workload]:
+            if case.problem == want:
+                return case
+    raise KeyError(f"workload {workload!r} has no {' or '.join(wants)} case")
 
 
 def method_names(problem):
     return [m.name for m in methods_of(problem)]
 
 
-# Every benchmark of a class runs once per parameter in its own process (~2-4 s of
-# process, CUDA context, graph load and warm-up on the H100 before any timing). The
-# time_ benchmarks cover every method; at the gpu scale the rates (GTEPS, min-plus
-# ops/s, speed-up over SciPy) are tracked for the defaults and the fastest paper
-# methods only, and the end-to-end NetworkX calls, which add the same conversion and
-# result dict to every method's kernel, for the default alone (nx_gpusp.bench prints
-# both for every method).
-GPU_SUBSET = ("near-far", "harish", "frontier", "bf-flag", "spmv-ell", "fw-dpx", "fw-tiled")
-
-
-def subset_names(problem):
-    """The methods of ``problem`` that the rate classes track."""
-    names = method_names(problem)
-    return names if SCALE == "ci" else [m for m in names if m in GPU_SUBSET]
-
-
 def e2e_names():
     """The sssp methods the end-to-end class times: all at the ci scale, else the
-    default (what ``method="auto"`` runs)."""
+    default (what ``method="auto"`` runs; nx_gpusp.bench times every method)."""
     names = method_names("sssp")
     return names if SCALE == "ci" else [AUTO["sssp"](None, False)]
 
@@ -175,22 +179,6 @@ def each_sssp_for_all_pairs():
     """At the ci scale all-pairs also runs every sssp method source after source;
     at the gpu scale only the registered all-pairs methods (time)."""
     return SCALE == "ci"
-
-
-def scipy_median(case, graph, sources, measure):
-    """SciPy's median time on ``case``, measured once and kept in the cache folder,
-    so every method's speed-up divides by the same number (and SciPy, which may
-    take seconds a call, is not re-timed for each method)."""
-    import json
-
-    path = _cache_dir() / f"{_slug(case.label)}.{case.problem}.scipy.json"
-    key = f"{DEVICE}:{len(sources)}"
-    known = json.loads(path.read_text()) if path.is_file() else {}
-    if key not in known:
-        known[key] = measure()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(known))
-    return known[key]
 
 
 def _slug(label):
@@ -231,11 +219,3 @@ def load_graph(case):
     np.savez(tmp, **arrays)
     tmp.replace(path)
     return g
-
-
-def peer_unavailable(reason):
-    """What a track_ benchmark returns when its peer is skipped: NaN, which asv shows as
-    "n/a" (a NotImplementedError is a skip only when setup raises it; from the benchmark
-    itself asv records a failure), with the reason on stderr."""
-    print(reason, file=sys.stderr)
-    return math.nan

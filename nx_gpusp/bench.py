@@ -1,4 +1,4 @@
-"""Side-by-side timings: ``python -m nx_gpusp.bench --workload NAME``.
+"""Side-by-side timings: ``python -m nx_gpusp.bench --workload NAME`` (or ``--group``).
 
 For every case of a workload it times each registered gpusp method (from
 ``nx_gpusp.methods.methods_for``), NetworkX and SciPy csgraph (one core) on the same
@@ -9,20 +9,36 @@ graph and prints one table:
   rows time their own distance-only call on their own graph format;
 - e2e first / e2e cached: the NetworkX call ``backend="gpusp", method=...`` on a
   NetworkX graph, first with NetworkX's conversion cache cleared (conversion, upload,
-  solve, result dict), then with the converted graph cached;
+  solve, result), then with the converted graph cached;
 - GTEPS: arcs leaving the reached vertices, per second of kernel time (SSSP);
   Gops/s: n**3 min-plus operations per second (Floyd-Warshall);
 - x SciPy: SciPy's kernel time over this row's kernel time.
 
 Every figure is the median over the timed sources (one warm-up call first, not
-counted); Floyd-Warshall repeats the whole solve ``--repeat`` times. The asv suite in
-``asv_benchmarks/`` uses the same workloads and runners.
+counted); Floyd-Warshall repeats the whole solve ``--repeat`` times.
+
+Groups print one table each, every row in one run:
+
+- ``--group calls``: what a NetworkX user runs, through NetworkX's public API, beside
+  NetworkX and SciPy: a cached ``single_source_dijkstra_path_length`` call + ``len`` +
+  1,000 lookups of random nodes; a cached ``single_source_dijkstra`` + reading 1,000
+  random paths; the full ``dict()`` of each result; on Gnutella04
+  ``dict(all_pairs_dijkstra_path_length(G))`` and ``floyd_warshall_numpy``; on NY the
+  first call in a fresh process (conversion included, kernels in CuPy's cache).
+- ``--group race``: the default method (``auto``), ``harish`` and SciPy per graph,
+  from source 0 and the median over 10 seeded sources, distances only and with
+  predecessors (paths).
+
+The asv suite in ``asv_benchmarks/`` uses the same workloads and runners. Progress
+lines go to stderr; tables to stdout.
 """
 
 import argparse
 import json
 import math
+import os
 import statistics
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -34,12 +50,14 @@ from . import datasets
 from .convert import to_networkx
 from .graph import float_distances
 from .executor import get_executor
-from .methods import methods_for
+from .methods import AUTO, get_method, methods_for
 from .solvers.sssp import distance_inf
 
-__all__ = ["WORKLOADS", "Case", "PEERS", "kernel_runner", "all_pairs_runner", "peer_runner",
-           "peer_skip_reason", "e2e_runner", "reached_arcs", "pick_sources", "median_time",
-           "warm_device", "run_case", "main"]
+__all__ = ["WORKLOADS", "GROUPS", "Case", "PEERS", "kernel_runner", "all_pairs_runner",
+           "peer_runner", "peer_skip_reason", "e2e_runner", "user_graph", "call_runner",
+           "call_skip_reason", "calls_of", "first_call_seconds", "race_runner",
+           "race_sources", "reached_arcs", "pick_sources", "median_time", "warm_device",
+           "run_case", "run_calls", "run_race", "main"]
 
 PEERS = ("networkx", "scipy")
 NX_MAX_ARCS = 3_000_000  # NetworkX rows are skipped above this many arcs
@@ -58,14 +76,16 @@ class Case:
     problem: str
     label: str
     build: object = field(compare=False, repr=False)  # () -> CSRGraph
+    data: tuple = field(default=(), compare=False)  # data sets (nx_gpusp.datasets) it reads
 
 
-def _pace(name):
-    return lambda: datasets.load(name, as_csr=True, weights=(1, 10))
+def _pace(problem, label, name):
+    return Case(problem, label, lambda: datasets.load(name, as_csr=True, weights=(1, 10)),
+                data=(name,))
 
 
-def _real(name):
-    return lambda: datasets.load(name, as_csr=True)
+def _real(problem, label, name):
+    return Case(problem, label, lambda: datasets.load(name, as_csr=True), data=(name,))
 
 
 WORKLOADS = {
@@ -75,10 +95,10 @@ WORKLOADS = {
              lambda: datasets.with_potentials(datasets.random_predecessors(500))),
         Case("floyd-warshall", "dense-96", lambda: datasets.dense_random(96)),
     ],
-    "rome99": [Case("sssp", "rome99", _real("rome99"))],
-    "NY-synthetic": [Case("sssp", "NY-synthetic", _real("NY-synthetic"))],
-    "COL": [Case("sssp", "COL w=1..10", _pace("COL"))],
-    "FLA": [Case("sssp", "FLA w=1..10", _pace("FLA"))],
+    "rome99": [_real("sssp", "rome99", "rome99")],
+    "NY-synthetic": [_real("sssp", "NY-synthetic", "NY-synthetic")],
+    "COL": [_pace("sssp", "COL w=1..10", "COL")],
+    "FLA": [_pace("sssp", "FLA w=1..10", "FLA")],
     "random-pred-1M": [Case("sssp", "random-pred-1M",
                             lambda: datasets.random_predecessors(1 << 20))],
     "random-pred-4M": [Case("sssp", "random-pred-4M",
@@ -88,8 +108,10 @@ WORKLOADS = {
     "road-6M": [Case("sssp", "geometric-road-6M",
                      lambda: datasets.random_geometric_road(6_000_000))],
     "NY-negative": [Case("bellman-ford", "NY-synthetic+potential",
-                         lambda: datasets.with_potentials(_real("NY-synthetic")()))],
-    "gnutella04": [Case("sssp", "p2p-Gnutella04", _real("gnutella04"))],
+                         lambda: datasets.with_potentials(
+                             datasets.load("NY-synthetic", as_csr=True)),
+                         data=("NY-synthetic",))],
+    "gnutella04": [_real("sssp", "p2p-Gnutella04", "gnutella04")],
     "tiny-all-pairs": [Case("sssp", "random-pred-150", lambda: datasets.random_predecessors(150))],
     "fw-1024": [Case("floyd-warshall", "dense-1024", lambda: datasets.dense_random(1024))],
     "fw-8192": [Case("floyd-warshall", "dense-8192", lambda: datasets.dense_random(8192))],
@@ -251,6 +273,15 @@ def warm_device(ex, seconds=WARM_S):
         ex.synchronize()
 
 
+_T0 = time.perf_counter()
+
+
+def progress(message):
+    """One progress line on stderr (seconds since the run started), so a long row
+    shows what it is doing; the tables go to stdout."""
+    print(f"[{time.perf_counter() - _T0:7.1f} s] {message}", file=sys.stderr, flush=True)
+
+
 def median_time(run, sources, *, slow=None, ready=None):
     """Median seconds of ``run(s)`` over ``sources[1:]`` after a warm-up on
     ``sources[0]``; also returns the last result of each source. With ``slow`` (seconds),
@@ -290,10 +321,7 @@ def run_case(case, *, device, n_sources=5, repeat=3, skip_networkx=False, log=pr
     """Time every implementation on ``case``; a dict ready for the table and JSON."""
     ex = get_executor(device)
     nx.config.backends.gpusp.device = ex.name
-    t0 = time.perf_counter()
-    graph = case.build()
-    log(f"# {case.label}: {graph.n} nodes, {graph.m} arcs (built in "
-        f"{time.perf_counter() - t0:.1f} s)")
+    graph = _build(case, log)
     fw = case.problem == "floyd-warshall"
     sources = [None] * (repeat + 1) if fw else pick_sources(graph, n_sources)
     rows = []
@@ -314,6 +342,7 @@ def run_case(case, *, device, n_sources=5, repeat=3, skip_networkx=False, log=pr
         if note:
             rows.append({"impl": peer, "note": note})
             continue
+        progress(f"{case.label}: {peer}")
         med, _, results = median_time(peer_runner(peer, case.problem, graph, G), sources)
         row = {"impl": peer, "kernel_s": med}
         if peer == "scipy":
@@ -326,6 +355,7 @@ def run_case(case, *, device, n_sources=5, repeat=3, skip_networkx=False, log=pr
         if only and method.name not in only:
             continue
         row = {"impl": method.name}
+        progress(f"{case.label}: {method.name}")
         if method.iterations_per_vertex and graph.n > PER_VERTEX_MAX_N:
             rows.append({"impl": method.name, "note": f"skipped: n={graph.n} host iterations "
                                                       f"(> {PER_VERTEX_MAX_N} vertices)"})
@@ -372,6 +402,321 @@ def run_case(case, *, device, n_sources=5, repeat=3, skip_networkx=False, log=pr
             "sources": len(sources) - 1, "device": ex.name, "rows": rows}
 
 
+def _build(case, log=print):
+    progress(f"{case.label}: building the graph")
+    t0 = time.perf_counter()
+    graph = case.build()
+    log(f"# {case.label}: {graph.n} nodes, {graph.m} arcs (built in "
+        f"{time.perf_counter() - t0:.1f} s)")
+    return graph
+
+
+# -- what a NetworkX user runs: public calls, beside NetworkX and SciPy ---------------
+LOOKUPS = 1000  # random nodes looked up, or whose paths are read, after a call
+# NetworkX's single_source_dijkstra builds every path as a list: 46.6 s on FLA
+NX_PATHS_MAX_ARCS = 1_000_000
+NX_ALL_PAIRS_MAX_N = 2000  # NetworkX all-pairs Dijkstra: minutes above this
+SSSP_CALLS = ("lengths", "paths", "lengths-dict", "paths-dict")
+CALL_TITLES = {
+    "lengths": "single_source_dijkstra_path_length, cached, + len + 1,000 lookups",
+    "paths": "single_source_dijkstra, cached, + reading 1,000 paths",
+    "lengths-dict": "single_source_dijkstra_path_length, cached, + dict(result)",
+    "paths-dict": "single_source_dijkstra, cached, + dict(lengths), dict(paths)",
+    "all-pairs-dict": "dict(all_pairs_dijkstra_path_length(G)), cached",
+    "floyd-warshall-numpy": "floyd_warshall_numpy(G), cached",
+    "first-call": "single_source_dijkstra_path_length, first call in a fresh process "
+                  "(conversion included, kernels in CuPy's cache)",
+}
+CALL_IMPLS = ("gpusp", "networkx", "scipy")
+FIRST_CALL_WORKLOADS = ("NY-synthetic", "tiny")  # first-call rows (a fresh process each)
+ALL_PAIRS_CALL_WORKLOADS = ("gnutella04", "tiny-all-pairs")
+
+
+def calls_of(workload, case):
+    """The public calls timed on ``case`` of ``workload`` (``--group calls``)."""
+    if case.problem == "floyd-warshall":
+        return ("floyd-warshall-numpy",)
+    if case.problem != "sssp":
+        return ()
+    if workload in ALL_PAIRS_CALL_WORKLOADS:
+        return ("all-pairs-dict", "floyd-warshall-numpy")
+    first = ("first-call",) if workload in FIRST_CALL_WORKLOADS else ()
+    return SSSP_CALLS + first
+
+
+def user_graph(graph):
+    """What a user's call runs on: a NetworkX graph of ``graph`` (NetworkX caches its
+    conversion on the first call), or, above NX_MAX_ARCS arcs, where a NetworkX graph
+    takes minutes and tens of GB to build, the converted graph itself (a CSRGraph is
+    a gpusp backend graph: NetworkX dispatches a call on it to gpusp, as it does a
+    cached call)."""
+    return to_networkx(graph) if graph.m <= NX_MAX_ARCS else graph
+
+
+def lookup_targets(graph, count=LOOKUPS, seed=1):
+    """``count`` seeded random vertex indices (with repeats), the nodes a user reads."""
+    return np.random.default_rng(seed).integers(0, graph.n, count).tolist()
+
+
+def call_skip_reason(impl, call, graph, G=None):
+    """Why ``impl`` does not run ``call`` on ``graph`` (None: it runs)."""
+    if impl == "networkx":
+        if G is not None and not isinstance(G, nx.Graph):
+            return f"NetworkX skipped: {graph.m} arcs > {NX_MAX_ARCS} (no NetworkX graph)"
+        if call == "floyd-warshall-numpy":
+            return peer_skip_reason("networkx", "floyd-warshall", graph)
+        if call == "all-pairs-dict" and graph.n > NX_ALL_PAIRS_MAX_N:
+            return f"NetworkX skipped: all pairs on {graph.n} > {NX_ALL_PAIRS_MAX_N} nodes"
+        if call == "first-call":
+            return "NetworkX converts nothing: its first call is its cached call"
+        if call in ("paths", "paths-dict") and graph.m > NX_PATHS_MAX_ARCS:
+            return (f"NetworkX skipped: every path built, {graph.m} arcs > "
+                    f"{NX_PATHS_MAX_ARCS}")
+        return peer_skip_reason("networkx", "sssp", graph)
+    if impl == "scipy":
+        if call in ("lengths-dict", "paths-dict", "first-call"):
+            return "SciPy returns arrays: no dict, no NetworkX call"
+        if call == "floyd-warshall-numpy":
+            return peer_skip_reason("scipy", "floyd-warshall", graph)
+    return None
+
+
+def _scipy_path(pred, source, target):
+    path = [target]
+    while path[-1] != source:
+        path.append(int(pred[path[-1]]))
+    path.reverse()
+    return path
+
+
+def call_runner(call, impl, graph, G, source=None, targets=()):
+    """A callable() making ``call`` (CALL_TITLES) with ``impl``: 'gpusp' or 'networkx'
+    through NetworkX's public API on ``G`` (``backend=`` set), 'scipy' the same
+    question on SciPy csgraph's arrays (index lookups, paths walked through its
+    predecessor array). It returns a count, so nothing is optimised away; it works
+    whatever mapping type a call returns."""
+    attr = graph.weight_attr or "weight"
+    if impl == "scipy":
+        from scipy.sparse import csgraph
+
+        A, directed = scipy_matrix(graph), graph.directed
+        if call == "lengths":
+            def run():
+                d = csgraph.dijkstra(A, directed=directed, indices=source)
+                return len(d) + sum(1 for t in targets if d[t] != np.inf)
+        elif call == "paths":
+            def run():
+                d, pred = csgraph.dijkstra(A, directed=directed, indices=source,
+                                           return_predecessors=True)
+                return sum(len(_scipy_path(pred, source, t)) for t in targets
+                           if d[t] != np.inf)
+        elif call == "all-pairs-dict":
+            def run():  # the n x n matrix: SciPy has no per-source rows to build
+                return csgraph.dijkstra(A, directed=directed).shape[0]
+        elif call == "floyd-warshall-numpy":
+            def run():
+                return csgraph.floyd_warshall(A, directed=directed).shape[0]
+        else:
+            raise ValueError(f"SciPy has no {call!r} row")
+        return run
+
+    backend = {"gpusp": "gpusp", "networkx": "networkx"}[impl]
+    kw = {"weight": attr, "backend": backend}
+    if call in SSSP_CALLS:
+        label = graph.labels([source])[0]
+        nodes = graph.labels(targets)
+    if call == "lengths":
+        def run():
+            d = nx.single_source_dijkstra_path_length(G, label, **kw)
+            get = d.get
+            return len(d) + sum(1 for v in nodes if get(v) is not None)
+    elif call == "paths":
+        def run():
+            _, paths = nx.single_source_dijkstra(G, label, **kw)
+            get = paths.get
+            return sum(len(p) for p in map(get, nodes) if p is not None)
+    elif call == "lengths-dict":
+        def run():
+            return len(dict(nx.single_source_dijkstra_path_length(G, label, **kw)))
+    elif call == "paths-dict":
+        def run():
+            lengths, paths = nx.single_source_dijkstra(G, label, **kw)
+            return len(dict(lengths)) + len(dict(paths))
+    elif call == "all-pairs-dict":
+        def run():
+            return len(dict(nx.all_pairs_dijkstra_path_length(G, **kw)))
+    elif call == "floyd-warshall-numpy":
+        def run():
+            return nx.floyd_warshall_numpy(G, **kw).shape[0]
+    else:
+        raise ValueError(f"unknown call {call!r}; choose one of {sorted(CALL_TITLES)}")
+    return run
+
+
+def _first_call_child(workload, source):
+    """In a fresh interpreter: build the workload's NetworkX graph (not timed), then
+    time its first ``single_source_dijkstra_path_length(G, s, backend="gpusp")`` and
+    print the seconds."""
+    nx.config.warnings_to_ignore.add("cache")
+    case = next(c for c in WORKLOADS[workload] if c.problem == "sssp")
+    graph = case.build()
+    G = to_networkx(graph)
+    label, attr = graph.labels([source])[0], graph.weight_attr or "weight"
+    t0 = time.perf_counter()
+    nx.single_source_dijkstra_path_length(G, label, weight=attr, backend="gpusp")
+    print(time.perf_counter() - t0)
+
+
+def first_call_seconds(workload, device, source, repeat=3, timeout=600):
+    """Seconds of the first gpusp call in each of ``repeat`` fresh interpreters
+    (imports and the graph's construction not timed; the CUDA context, conversion,
+    upload, kernel loading, solve and result are). Run one call in this process first
+    so that the kernels are in CuPy's on-disk cache, as on a user's second run."""
+    code = ("import sys; from nx_gpusp.bench import _first_call_child; "
+            f"_first_call_child({workload!r}, {int(source)})")
+    env = {**os.environ, "NX_GPUSP_DEVICE": device}
+    times = []
+    for _ in range(repeat):
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                             text=True, timeout=timeout)
+        if out.returncode:
+            raise RuntimeError(f"first-call process failed:\n{out.stderr[-2000:]}")
+        times.append(float(out.stdout.split()[-1]))
+    return statistics.median(times), times
+
+
+def run_calls(workload, case, *, device, repeat=3, skip_networkx=False, log=print):
+    """``--group calls`` on one case: a result per call, rows gpusp / NetworkX / SciPy
+    (``kernel_s``: the call's median seconds over ``repeat`` calls after a warm-up,
+    which also fills NetworkX's conversion cache)."""
+    calls = calls_of(workload, case)
+    if not calls:
+        return []
+    ex = get_executor(device)
+    nx.config.backends.gpusp.device = ex.name
+    graph = _build(case, log)
+    G = user_graph(graph)
+    source = pick_sources(graph, 1)[0]
+    targets = lookup_targets(graph)
+    results = []
+    for call in calls:
+        rows = []
+        for impl in CALL_IMPLS:
+            if impl == "networkx" and skip_networkx:
+                rows.append({"impl": impl, "note": "NetworkX skipped (--no-networkx)"})
+                continue
+            note = call_skip_reason(impl, call, graph, G)
+            if note:
+                rows.append({"impl": impl, "note": note})
+                continue
+            progress(f"{case.label}: {call}: {impl}")
+            if call == "first-call":
+                med, times = first_call_seconds(workload, ex.name, source, repeat)
+            else:
+                run = call_runner(call, impl, graph, G, source, targets)
+                med, times, _ = median_time(lambda _s: run(), [None] * (repeat + 1),
+                                            slow=SLOW_CALL_S)
+            row = {"impl": impl, "kernel_s": med}
+            if len(times) == 1 and repeat > 1:
+                row["note"] = f"one call, {med:.1f} s > {SLOW_CALL_S:.0f} s: not repeated"
+            rows.append(row)
+        results.append({"problem": "call", "call": call, "title": CALL_TITLES[call],
+                        "graph": case.label, "n": graph.n, "m": graph.m,
+                        "sources": repeat, "device": ex.name, "rows": rows})
+    return results
+
+
+# -- the kernel race: auto beside harish and SciPy, source 0 and 10 sources -----------
+RACE_WORKLOADS = ("NY-synthetic", "FLA", "random-pred-1M", "random-pred-4M", "rmat-20",
+                  "rmat-22")
+RACE_IMPLS = ("auto", "harish", "scipy")
+RACE_SOURCES = 10
+
+
+def race_sources(graph, count=RACE_SOURCES, seed=0):
+    """``count`` seeded vertices with outgoing arcs (the 10-source median's)."""
+    return pick_sources(graph, count, seed)[1:]
+
+
+def race_runner(impl, graph, ex, *, paths=False):
+    """run(source) for ``impl`` ('auto': the method ``method="auto"`` runs, a method
+    name, or 'scipy'), with predecessors when ``paths``; synchronised."""
+    if impl == "scipy":
+        from scipy.sparse import csgraph
+
+        A, directed = scipy_matrix(graph), graph.directed
+        return lambda s: csgraph.dijkstra(A, directed=directed, indices=s,
+                                          return_predecessors=paths)
+    name = AUTO["sssp"](graph, False) if impl == "auto" else impl
+    method = get_method("sssp", name)
+    if method is None:
+        raise ValueError(f"unknown sssp method {name!r}")
+    return kernel_runner("sssp", method, graph, ex, want_pred=paths)
+
+
+def _race_times(run, sources, repeat, ready):
+    """(source-0 median over ``repeat`` calls, median over ``sources``, source-0 result);
+    a call slower than SLOW_CALL_S is not repeated (its single time is the figure)."""
+    t0 = time.perf_counter()
+    first = run(0)
+    once = time.perf_counter() - t0
+    if once <= SLOW_CALL_S:
+        ready()
+        src0 = median_time(run, [0] * (repeat + 1))[0]
+    else:
+        src0 = once
+    times = []
+    for s in sources:
+        t0 = time.perf_counter()
+        run(s)
+        times.append(time.perf_counter() - t0)
+    return src0, statistics.median(times), first
+
+
+def run_race(case, *, device, repeat=5, n_sources=RACE_SOURCES, skip_scipy=False,
+             log=print):
+    """``--group race`` on one case: rows auto / harish / SciPy with source-0 and
+    10-source medians, lengths and paths, GTEPS from source 0, paths over lengths."""
+    ex = get_executor(device)
+    graph = _build(case, log)
+    sources = race_sources(graph, n_sources)
+    ready = lambda: warm_device(ex)  # noqa: E731
+    rows, reference = [], None
+    for impl in RACE_IMPLS:
+        if impl == "scipy" and skip_scipy:
+            rows.append({"impl": impl, "note": "SciPy skipped (--no-scipy)"})
+            continue
+        label = f"auto ({AUTO['sssp'](graph, False)})" if impl == "auto" else impl
+        row = {"impl": label}
+        for paths in (False, True):
+            progress(f"{case.label}: {label}{' with paths' if paths else ''}")
+            run = race_runner(impl, graph, ex, paths=paths)
+            src0, med, first = _race_times(run, sources, repeat, ready)
+            key = "paths_" if paths else ""
+            row[f"{key}src0_s"], row[f"{key}median_s"] = src0, med
+            if not paths:
+                dist = float_distances(first if impl == "scipy" else ex.to_host(first))
+                row["gteps"] = reached_arcs(graph, dist) / src0 / 1e9
+                if impl == "scipy":
+                    reference = dist
+                row["_dist"] = dist
+        row["paths_over_lengths"] = row["paths_median_s"] / row["median_s"]
+        row["kernel_s"] = row["src0_s"]  # what --plot draws
+        rows.append(row)
+    for row in rows:
+        dist = row.pop("_dist", None)
+        if dist is not None and reference is not None and row["impl"] != "scipy":
+            row["agrees"] = bool(np.allclose(dist, reference, rtol=1e-9, atol=1e-9))
+    return {"problem": "race", "graph": case.label, "n": graph.n, "m": graph.m,
+            "sources": len(sources), "repeat": repeat, "device": ex.name, "rows": rows}
+
+
+GROUPS = {
+    "calls": ("NY-synthetic", "FLA", "gnutella04"),
+    "race": RACE_WORKLOADS,
+}
+
+
 # -- output --------------------------------------------------------------------------
 def _ms(x):
     return "-" if x is None else f"{x * 1e3:.3f}"
@@ -381,7 +726,22 @@ def _num(x, fmt):
     return "-" if x is None else format(x, fmt)
 
 
+def _render(head, body):
+    widths = [max(len(str(x)) for x in col) for col in zip(head, *body)]
+    return ["  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip()
+            for row in [head, *body]]
+
+
+def _agrees(row):
+    agrees = row.get("agrees")
+    return "-" if agrees is None else ("yes" if agrees else "NO")
+
+
 def format_table(result):
+    if result["problem"] == "call":
+        return _format_call(result)
+    if result["problem"] == "race":
+        return _format_race(result)
     fw = result["problem"] == "floyd-warshall"
     rate = "Gops/s" if fw else "GTEPS"
     head = ["impl", "kernel ms", "e2e first ms", "e2e cached ms", rate, "x SciPy", "agrees",
@@ -391,67 +751,217 @@ def format_table(result):
              f"{'repeats' if fw else 'sources'}"]
     body = []
     for r in result["rows"]:
-        agrees = r.get("agrees")
         body.append([r["impl"], _ms(r.get("kernel_s")), _ms(r.get("e2e_first_s")),
                      _ms(r.get("e2e_cached_s")), _num(r.get("gops" if fw else "gteps"), ".4f"),
-                     _num(r.get("speedup_vs_scipy"), ".2f"),
-                     "-" if agrees is None else ("yes" if agrees else "NO"), r.get("note", "")])
-    widths = [max(len(str(x)) for x in col) for col in zip(head, *body)]
-    for row in [head, *body]:
-        lines.append("  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip())
-    return "\n".join(lines)
+                     _num(r.get("speedup_vs_scipy"), ".2f"), _agrees(r), r.get("note", "")])
+    return "\n".join(lines + _render(head, body))
 
 
-def plot(results, path):
-    try:
-        import matplotlib
+def _format_call(result):
+    lines = [f"{result['title']} on {result['graph']} ({result['n']} nodes, {result['m']} "
+             f"arcs), device={result['device']}, median of {result['sources']} calls"]
+    rows = result["rows"]
+    gpusp = next((r.get("kernel_s") for r in rows if r["impl"] == "gpusp"), None)
+    body = [[r["impl"], _ms(r.get("kernel_s")),
+             _num(r["kernel_s"] / gpusp if gpusp and "kernel_s" in r else None, ".1f"),
+             r.get("note", "")] for r in rows]
+    return "\n".join(lines + _render(["impl", "ms", "x gpusp", "note"], body))
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        sys.exit("nx_gpusp.bench: --plot needs matplotlib (pip install matplotlib)")
-    fig, axes = plt.subplots(1, len(results), figsize=(5 * len(results), 4), squeeze=False)
-    for ax, res in zip(axes[0], results):
-        rows = [r for r in res["rows"] if "kernel_s" in r]
-        ax.bar([r["impl"] for r in rows], [r["kernel_s"] * 1e3 for r in rows])
-        ax.set_yscale("log")
-        ax.set_ylabel("kernel time, ms (median)")
-        ax.set_title(f"{res['problem']}: {res['graph']}", fontsize=9)
-        ax.tick_params(axis="x", rotation=45)
-    fig.tight_layout()
+
+def _format_race(result):
+    lines = [f"race on {result['graph']} ({result['n']} nodes, {result['m']} arcs), "
+             f"device={result['device']}: source 0 (median of {result['repeat']} calls) "
+             f"and the median over {result['sources']} seeded sources"]
+    head = ["impl", "src0 ms", f"{result['sources']}-src ms", "src0 paths ms",
+            f"{result['sources']}-src paths ms", "paths/lengths", "GTEPS src0", "agrees",
+            "note"]
+    body = [[r["impl"], _ms(r.get("src0_s")), _ms(r.get("median_s")),
+             _ms(r.get("paths_src0_s")), _ms(r.get("paths_median_s")),
+             _num(r.get("paths_over_lengths"), ".2f"), _num(r.get("gteps"), ".2f"),
+             _agrees(r), r.get("note", "")] for r in result["rows"]]
+    return "\n".join(lines + _render(head, body))
+
+
+PEER_COLOURS = {"networkx": "tab:orange", "scipy": "tab:green"}
+METHOD_COLOUR, DEFAULT_COLOUR = "tab:blue", "tab:red"
+
+
+def _default_method(result):
+    problem = {"bellman-ford": "sssp", "race": "sssp"}.get(result["problem"],
+                                                          result["problem"])
+    return AUTO[problem](None, False) if problem in AUTO else None
+
+
+def _bar_style(impl, default):
+    if impl in PEER_COLOURS:
+        return PEER_COLOURS[impl], impl
+    if impl == default or impl.startswith("auto") or impl == "gpusp":
+        return DEFAULT_COLOUR, "gpusp default (method='auto')"
+    return METHOD_COLOUR, "gpusp method"
+
+
+def _plot_axes(ax, res):
+    """Bars of one result (log scale), coloured by kind; returns {kind: bar}."""
+    from matplotlib.ticker import FuncFormatter
+
+    rows = [r for r in res["rows"] if "kernel_s" in r]
+    default = _default_method(res)
+    names = [r["impl"] + (" (auto)" if r["impl"] == default else "") for r in rows]
+    styles = [_bar_style(r["impl"], default) for r in rows]
+    ms = [r["kernel_s"] * 1e3 for r in rows]
+    x = np.arange(len(rows))
+    bars = ax.bar(x, ms, color=[c for c, _ in styles], width=0.7)
+    kinds = {}
+    for bar, (_, kind) in zip(bars, styles):
+        kinds.setdefault(kind, bar)
+    ax.set_xticks(x)
+    ax.set_xticklabels(names, rotation=60, ha="right", rotation_mode="anchor", fontsize=8)
+    ax.set_xlim(-0.6, len(rows) - 0.4)
+    ax.set_yscale("log")
+    ax.set_ylim(min(ms) / 3, max(ms) * 2)
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
+    ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _pos: ""))
+    what = {"call": "call", "race": "source 0"}.get(res["problem"], "kernel")
+    ax.set_ylabel(f"{what} time, ms (median)", fontsize=8)
+    title = res.get("call", res["problem"])
+    ax.set_title(f"{title}: {res['graph']}", fontsize=9)
+    return kinds
+
+
+def plot(results, path, per_row=4):
+    """One panel per result (up to ``per_row`` a row), bars by kind: gpusp's default
+    method, the other gpusp methods, NetworkX and SciPy each in its own colour."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    panels = [r for r in results if any("kernel_s" in row for row in r["rows"])]
+    if not panels:
+        return
+    bars = max(sum("kernel_s" in row for row in r["rows"]) for r in panels)
+    cols = min(per_row if bars <= 8 else 2, len(panels))
+    nrows = -(-len(panels) // cols)
+    fig, axes = plt.subplots(nrows, cols, squeeze=False,
+                             figsize=(cols * max(3.2, 0.42 * bars + 1.4), 4.6 * nrows + 0.6))
+    kinds = {}
+    for ax, res in zip(axes.flat, panels):
+        kinds.update(_plot_axes(ax, res))
+    for ax in list(axes.flat)[len(panels):]:
+        ax.set_visible(False)
+    fig.legend(kinds.values(), kinds.keys(), loc="upper center", ncol=len(kinds),
+               fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / fig.get_figheight()))
     fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+# -- command line ---------------------------------------------------------------------
+def _fail(message):
+    """One line on stderr and exit status 2 (as argparse does for a bad argument)."""
+    print(f"python -m nx_gpusp.bench: error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def _check_output_path(option, path):
+    target = os.path.abspath(path)
+    folder = os.path.dirname(target)
+    if os.path.isdir(target):
+        _fail(f"{option} {path}: is a directory")
+    if not os.path.isdir(folder):
+        _fail(f"{option} {path}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (os.path.exists(target)
+                                          and not os.access(target, os.W_OK)):
+        _fail(f"{option} {path}: not writable")
+
+
+def _check_args(args, workloads):
+    """Everything that can be found wrong before the run, each a one-line error."""
+    problems = {c.problem for w in workloads for c in WORKLOADS[w]}
+    if args.methods:
+        valid = sorted({m.name for p in problems for m in methods_of(p)})
+        unknown = sorted(set(args.methods) - set(valid))
+        if unknown:
+            _fail(f"--methods: unknown {', '.join(unknown)}; the workloads' methods are: "
+                  f"{', '.join(valid)}")
+    if args.device == "cuda":
+        from .executor import cuda_available
+
+        if not cuda_available():
+            _fail("--device cuda: CuPy is not installed or sees no GPU (pip install "
+                  "'nx-gpusp[cuda12]' or 'nx-gpusp[cuda13]'); use --device cpu")
+    for w in workloads:
+        for case in WORKLOADS[w]:
+            for name in case.data:
+                try:
+                    datasets.find(name)
+                except FileNotFoundError as exc:
+                    _fail(f"workload {w}: {exc}")
+    if args.json:
+        _check_output_path("--json", args.json)
+    if args.plot:
+        _check_output_path("--plot", args.plot)
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            _fail("--plot needs matplotlib (pip install matplotlib, or "
+                  "pip install 'nx-gpusp[bench]')")
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m nx_gpusp.bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--workload", action="append", choices=sorted(WORKLOADS),
-                        help="workload to run (repeatable; default: tiny)")
-    parser.add_argument("--sources", type=int, default=5,
-                        help="timed sources per SSSP case (after one warm-up source)")
-    parser.add_argument("--repeat", type=int, default=3,
-                        help="timed repeats per Floyd-Warshall case")
+                        help="workload to run (repeatable; default: tiny, or the group's)")
+    parser.add_argument("--group", choices=sorted(GROUPS),
+                        help="calls: public NetworkX calls beside NetworkX and SciPy on "
+                             f"{', '.join(GROUPS['calls'])}; race: auto, harish and SciPy "
+                             f"from source 0 and 10 sources on {', '.join(RACE_WORKLOADS)}")
+    parser.add_argument("--sources", type=int, default=None,
+                        help="timed sources per SSSP case after one warm-up source "
+                             f"(default 5; --group race: {RACE_SOURCES})")
+    parser.add_argument("--repeat", type=int, default=None,
+                        help="timed repeats per Floyd-Warshall case, per call (--group "
+                             "calls; default 3) and on source 0 (--group race; default 5)")
     parser.add_argument("--device", default="auto", choices=["auto", "cuda", "cpu"])
     parser.add_argument("--no-networkx", action="store_true", help="skip NetworkX rows")
-    parser.add_argument("--methods", default="",
+    parser.add_argument("--no-scipy", action="store_true",
+                        help="skip SciPy rows (--group race)")
+    parser.add_argument("--methods", default="", type=lambda v: [m for m in v.split(",") if m],
                         help="comma list: time only these gpusp methods (default: all)")
     parser.add_argument("--json", metavar="FILE", help="write the results as JSON")
     parser.add_argument("--plot", metavar="FILE.png", help="bar chart (needs matplotlib)")
     args = parser.parse_args(argv)
+    workloads = args.workload or list(GROUPS.get(args.group, ("tiny",)))
+    _check_args(args, workloads)
     nx.config.warnings_to_ignore.add("cache")
     results = []
-    for name in args.workload or ["tiny"]:
+    for name in workloads:
         for case in WORKLOADS[name]:
-            res = run_case(case, device=args.device, n_sources=max(1, args.sources),
-                           repeat=max(1, args.repeat), skip_networkx=args.no_networkx,
-                          only=set(filter(None, args.methods.split(","))))
-            res["workload"] = name
-            print(format_table(res), flush=True)
-            print()
-            results.append(res)
+            if args.group == "calls":
+                out = run_calls(name, case, device=args.device, repeat=max(1, args.repeat or 3),
+                                skip_networkx=args.no_networkx)
+            elif args.group == "race":
+                if case.problem != "sssp":
+                    continue
+                out = [run_race(case, device=args.device, repeat=max(1, args.repeat or 5),
+                                n_sources=max(1, args.sources or RACE_SOURCES),
+                                skip_scipy=args.no_scipy)]
+            else:
+                out = [run_case(case, device=args.device,
+                                n_sources=max(1, args.sources or 5),
+                                repeat=max(1, args.repeat or 3),
+                                skip_networkx=args.no_networkx,
+                                only=set(args.methods))]
+            for res in out:
+                res["workload"] = name
+                print(format_table(res), flush=True)
+                print()
+                results.append(res)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"argv": sys.argv[1:], "results": results}, f, indent=1,
+            json.dump({"argv": sys.argv[1:] if argv is None else list(argv),
+                       "results": results}, f, indent=1,
                       default=lambda x: None if isinstance(x, float) and math.isnan(x) else x)
     if args.plot:
         plot(results, args.plot)

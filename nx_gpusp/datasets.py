@@ -9,14 +9,24 @@ PACE, TNTP, MatrixMarket, NY synthetic) give nodes ``0..n-1`` (file vertex ``k``
 1-based file is node ``k - 1``); header-less SNAP files keep their own ids as labels.
 Parallel arcs keep the minimum weight, as CSRGraph does.
 
+Where the files are: ``load`` looks in ``root`` (or ``$NX_GPUSP_DATA``, else
+``../shared/data`` beside a source checkout), then in the download cache that
+:func:`fetch` fills from each data set's public source (``$NX_GPUSP_DATA_CACHE``,
+else the user cache folder ``nx-gpusp``; needs the ``data`` extra, ``pooch``).
+Origins, licences and checksums: ``docs/datasets.md`` and :data:`SOURCES`.
+
 Generators are deterministic for a given ``seed``, vectorised, and return CSRGraph;
 ``nx_gpusp.convert.to_networkx`` turns a small one into a NetworkX graph.
 """
 
+import gzip
+import hashlib
 import io
 import lzma
 import os
+import shutil
 import tarfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import networkx as nx
@@ -25,7 +35,7 @@ import numpy as np
 from .graph import CSRGraph
 
 __all__ = [
-    "DATASETS", "data_root", "load",
+    "DATASETS", "SOURCES", "Source", "data_root", "cache_dir", "find", "load", "fetch",
     "read_dimacs_gr", "read_pace_gr", "read_ny_synthetic", "read_tntp",
     "read_snap_edgelist", "read_bitcoin_otc", "read_matrix_market",
     "rmat", "random_predecessors", "road_grid", "random_geometric_road",
@@ -239,16 +249,216 @@ def data_root():
     return Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 
-def load(name, *, as_csr=False, root=None, **kw):
-    """One of :data:`DATASETS` by short name; ``kw`` goes to its reader."""
+def cache_dir():
+    """Where :func:`fetch` keeps downloaded data sets (the same layout as the data
+    folder): ``$NX_GPUSP_DATA_CACHE``, else the user cache folder ``nx-gpusp``
+    (``~/.cache/nx-gpusp`` on Linux)."""
+    env = os.environ.get("NX_GPUSP_DATA_CACHE")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "nx-gpusp"
+
+
+def _entry(name):
     try:
-        relpath, reader = DATASETS[name]
+        return DATASETS[name]
     except KeyError:
         raise ValueError(f"unknown dataset {name!r}; choose one of {sorted(DATASETS)}") from None
-    path = Path(root or data_root()) / relpath
-    if not path.is_file():
-        raise FileNotFoundError(f"{path} not found (set NX_GPUSP_DATA to the data folder)")
+
+
+def find(name, root=None):
+    """The path of data set ``name``: under ``root`` (default :func:`data_root`), else
+    in :func:`cache_dir`. FileNotFoundError, saying how to get it, when in neither."""
+    relpath, _ = _entry(name)
+    places = [Path(root or data_root()) / relpath, cache_dir() / relpath]
+    for path in places:
+        if path.is_file():
+            return path
+    raise FileNotFoundError(
+        f"data set {name!r} not found (looked for {places[0]} and {places[1]}); set "
+        f"NX_GPUSP_DATA to the data folder, or download it: "
+        f"nx_gpusp.datasets.fetch({name!r}) (pip install 'nx-gpusp[data]')")
+
+
+def load(name, *, as_csr=False, root=None, download=False, **kw):
+    """One of :data:`DATASETS` by short name; ``kw`` goes to its reader. With
+    ``download=True`` a data set found nowhere is fetched first (:func:`fetch`)."""
+    _, reader = _entry(name)
+    try:
+        path = find(name, root)
+    except FileNotFoundError:
+        if not download:
+            raise
+        path = fetch(name)
     return reader(path, as_csr=as_csr, **kw)
+
+
+# -- public sources: download into the cache, verify --------------------------------------
+@dataclass(frozen=True)
+class Source:
+    """Where a data set comes from and how its download is checked.
+
+    ``url``: the public file; ``unpack``: None (the download is the file the reader
+    reads), "gunzip", or the member to take out of a tar archive; ``sha256``: of the
+    download, checked before anything else, recorded only where it was verified to be
+    the public file's; ``file_sha256``: of the unpacked file; without either, the
+    graph read from the file must have ``nodes`` nodes and ``arcs`` arcs (as
+    ``load(name, as_csr=True)`` counts them)."""
+
+    url: str
+    origin: str
+    licence: str
+    nodes: int
+    arcs: int
+    unpack: str | None = None
+    sha256: str | None = None
+    file_sha256: str | None = None
+
+
+_TNTP = ("https://raw.githubusercontent.com/bstabler/TransportationNetworks/"
+         "d1639b4ef218c17928ba573e806ddf8ba5e7ae6d/")
+_PACE = ("https://raw.githubusercontent.com/ben-strasser/road-graphs-pace16/"
+         "d65496ca1e6a99e3fb782af04ef706b7f39ce876/")
+_TNTP_LICENCE = ("Transportation Networks for Research: donated data, for academic "
+                 "research; cite the source")
+_PACE_LICENCE = "public domain (the repository's LICENSE); DIMACS road graph topology"
+_SNAP_LICENCE = "no licence stated by SNAP; cite the data set's paper"
+_SUITESPARSE_LICENCE = "SuiteSparse Matrix Collection: CC BY 4.0; cite Davis & Hu 2011"
+
+SOURCES = {
+    "rome99": Source(
+        "http://www.diag.uniroma1.it/challenge9/data/rome/rome99.gr",
+        "9th DIMACS Implementation Challenge: Shortest Paths", "no licence stated; "
+        "cite the challenge", 3353, 8859),
+    "NY-synthetic": Source(
+        "https://raw.githubusercontent.com/GPUGraphProcessing/SSSP/"
+        "6b2a2aece2f6da1c9c145f52e143ca18e87f1fe2/Input%20Graphs/NY.txt.tar.gz",
+        "Safari & Ebnenasir's locality-based relaxation code (GPUGraphProcessing/SSSP)",
+        "no licence stated; DIMACS New York arcs with synthetic weights", 264346, 730100,
+        sha256="80edc9ff0f735909bbb75f1b30e1517a0cdc0538179f4b27c771314a82f04ca9"),
+    "NY": Source(_PACE + "NY.gr.xz", "PACE 2016 copies of the DIMACS USA road graphs",
+                 _PACE_LICENCE, 264346, 730100,
+                 sha256="12fe28df6045ea94f84af244a37f6e47eec1909e89f0c5571a928b53f374a9b1"),
+    "COL": Source(_PACE + "COL.gr.xz", "PACE 2016 copies of the DIMACS USA road graphs",
+                  _PACE_LICENCE, 435666, 1042400,
+                  sha256="216a30cc031523ed676642b2a6efb3d9372a9b30004f92f7682244814f403fbd"),
+    "FLA": Source(_PACE + "FLA.gr.xz", "PACE 2016 copies of the DIMACS USA road graphs",
+                  _PACE_LICENCE, 1070376, 2687902,
+                  sha256="9ec88b60ca5cdb4e31c128cb3bb0559ac3b34164f50704621f03b326eeb48bee"),
+    "Sydney": Source(_TNTP + "Sydney/Sydney_net.tntp", "Transportation Networks for "
+                     "Research", _TNTP_LICENCE, 33113, 75379,
+                     sha256="cf7162f01eb9518b246e7a761f7bb02b3c154577f9a4514fed419fd957c08923"),
+    "ChicagoRegional": Source(
+        _TNTP + "chicago-regional/ChicagoRegional_net.tntp",
+        "Transportation Networks for Research", _TNTP_LICENCE, 12982, 39018,
+        sha256="5134323ddb0a664d0265e45226250a55c6ce45055f7b4dd85638a7a1847bb0c2"),
+    "Anaheim": Source(_TNTP + "Anaheim/Anaheim_net.tntp", "Transportation Networks for "
+                      "Research", _TNTP_LICENCE, 416, 914,
+                      sha256="99933b415e9500b13907829c37a43cfa9141714fad5af279081e28e5f9356f9a"),
+    "SiouxFalls": Source(
+        _TNTP + "SiouxFalls/SiouxFalls_net.tntp", "Transportation Networks for Research",
+        _TNTP_LICENCE, 24, 76,
+        sha256="ace99b24cec69c273ff0cf3d6d074110177f0cc0ae24b0c7a9f4f4cb5e27635c"),
+    "gnutella04": Source(
+        "https://snap.stanford.edu/data/p2p-Gnutella04.txt.gz",
+        "SNAP (Stanford Network Analysis Project)", _SNAP_LICENCE, 10876, 39994,
+        unpack="gunzip"),
+    "bitcoin-otc": Source(
+        "https://snap.stanford.edu/data/soc-sign-bitcoinotc.csv.gz",
+        "SNAP (Stanford Network Analysis Project)", _SNAP_LICENCE, 5881, 35592,
+        unpack="gunzip",
+        file_sha256="22b08170d37407697764acabc1b8b361ffad2d71c7c9dc002d3702548c0ca8e1"),
+    "usroads": Source(
+        "https://suitesparse-collection-website.herokuapp.com/MM/Gleich/usroads.tar.gz",
+        "SuiteSparse Matrix Collection, Gleich/usroads", _SUITESPARSE_LICENCE,
+        129164, 330870, unpack="usroads/usroads.mtx"),
+    "minnesota": Source(
+        "https://suitesparse-collection-website.herokuapp.com/MM/Gleich/minnesota.tar.gz",
+        "SuiteSparse Matrix Collection, Gleich/minnesota", _SUITESPARSE_LICENCE,
+        2642, 6606, unpack="minnesota/minnesota.mtx"),
+}
+
+
+def sha256_of(path):
+    """Hex SHA-256 of a file's bytes."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _download(url, sha256, folder):
+    """The downloaded file (pooch: retries, a partial download never left behind,
+    ``sha256`` checked when given)."""
+    try:
+        import pooch
+    except ImportError:
+        raise ImportError("nx_gpusp.datasets.fetch needs pooch: pip install "
+                          "'nx-gpusp[data]' (or pip install pooch)") from None
+    known = f"sha256:{sha256}" if sha256 else None
+    return Path(pooch.retrieve(url, known, path=folder, progressbar=False))
+
+
+def _unpack(download, how, target):
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(".part-" + target.name)  # same suffix: the readers go by it
+    if how is None:
+        shutil.copyfile(download, tmp)
+    elif how == "gunzip":
+        with gzip.open(download, "rb") as src, open(tmp, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+    else:
+        with tarfile.open(download) as tar:
+            member = tar.extractfile(how)
+            if member is None:
+                raise ValueError(f"{download}: {how} is not a file in the archive")
+            with open(tmp, "wb") as dst:
+                shutil.copyfileobj(member, dst)
+    return tmp
+
+
+def _verify(name, src, path):
+    """Raise ValueError unless the unpacked file is the data set (checksum, else the
+    node and arc counts of the graph it reads as)."""
+    if src.file_sha256 or (src.sha256 and src.unpack is None):
+        want = src.file_sha256 or src.sha256
+        got = sha256_of(path)
+        if got != want:
+            raise ValueError(f"data set {name!r}: SHA-256 of {path.name} is {got}, "
+                             f"expected {want} ({src.url} changed?)")
+        return
+    relpath, reader = DATASETS[name]
+    graph = reader(path, as_csr=True)
+    if (graph.n, graph.m) != (src.nodes, src.arcs):
+        raise ValueError(f"data set {name!r}: {path.name} reads as {graph.n} nodes and "
+                         f"{graph.m} arcs, expected {src.nodes} and {src.arcs} "
+                         f"({src.url} changed?)")
+
+
+def fetch(name, *, cache=None):
+    """Download data set ``name`` from its public source (:data:`SOURCES`) into the
+    cache (``cache``, default :func:`cache_dir`), unpack and verify it, and return its
+    path; a copy already there and verified is not downloaded again. Needs ``pooch``
+    (``pip install 'nx-gpusp[data]'``) and the network; ``load`` then finds it."""
+    relpath, _ = _entry(name)
+    src = SOURCES[name]
+    folder = Path(cache or cache_dir())
+    target = folder / relpath
+    if target.is_file():
+        _verify(name, src, target)
+        return target
+    download = _download(src.url, src.sha256, folder / "downloads")
+    tmp = _unpack(download, src.unpack, target)
+    try:
+        _verify(name, src, tmp)
+    except Exception:
+        tmp.unlink()
+        raise
+    tmp.replace(target)
+    download.unlink(missing_ok=True)
+    return target
 
 
 # -- generators -----------------------------------------------------------------------

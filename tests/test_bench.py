@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -88,16 +89,6 @@ def test_asv_warm_up_skips_slow_calls_once(tmp_path, monkeypatch):
         W.warm_up(too_big, key="case:sssp:big")
 
 
-def test_asv_track_with_skipped_peer_is_not_applicable(capsys):
-    """A rate against a skipped peer is asv's "n/a" (NaN), not a failure, and says why."""
-    import math
-
-    from asv_benchmarks import workloads as W
-
-    assert math.isnan(W.peer_unavailable("SciPy skipped: minutes a call"))
-    assert "minutes a call" in capsys.readouterr().err
-
-
 def test_kernel_runner_whole_result_keeps_stats_and_predecessors():
     """What tools/sssp_probe.py and tools/paper_claims.py time: the solver's whole result
     (statistics, predecessors when asked), its distances equal to the plain runner's."""
@@ -116,3 +107,199 @@ def test_kernel_runner_whole_result_keeps_stats_and_predecessors():
     plain = bench.kernel_runner("sssp", method, graph, ex, {"block_cap": 1})(0)
     assert whole.stats["rounds"] > 0 and whole.pred is not None
     np.testing.assert_array_equal(whole.dist, plain)
+
+
+# -- the command line: what is wrong is said before the run, in one line, exit status 2
+def _bench(*args, env=None, timeout=300):
+    import os
+
+    return subprocess.run([sys.executable, "-m", "nx_gpusp.bench", *args],
+                          capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, **(env or {})})
+
+
+def _one_line_error(proc, *needles):
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    assert proc.stdout == ""  # nothing ran
+
+
+def test_unknown_method_is_an_error_listing_the_valid_ones():
+    proc = _bench("--workload", "tiny", "--device", "cpu", "--methods", "near-far,nope,fw-x")
+    _one_line_error(proc, "unknown fw-x, nope", "near-far", "harish", "fw-dpx")
+
+
+def test_cuda_without_gpu_is_a_one_line_error():
+    from nx_gpusp.executor import cuda_available
+
+    if cuda_available():
+        pytest.skip("this machine has a GPU: --device cuda is valid here")
+    _one_line_error(_bench("--device", "cuda"), "--device cuda", "--device cpu")
+
+
+def test_missing_data_is_a_one_line_error(tmp_path):
+    env = {"NX_GPUSP_DATA": str(tmp_path / "none"), "NX_GPUSP_DATA_CACHE": str(tmp_path / "c")}
+    proc = _bench("--workload", "rome99", "--device", "cpu", env=env)
+    _one_line_error(proc, "workload rome99", "'rome99' not found", "NX_GPUSP_DATA",
+                    "fetch('rome99')")
+
+
+@pytest.mark.parametrize("option", ["--json", "--plot"])
+def test_bad_output_path_is_found_before_the_run(tmp_path, option):
+    proc = _bench("--device", "cpu", option, str(tmp_path / "no" / "such" / "out"))
+    _one_line_error(proc, option, "does not exist")
+    proc = _bench("--device", "cpu", option, str(tmp_path))
+    _one_line_error(proc, option, "is a directory")
+
+
+def test_missing_matplotlib_is_found_before_the_run(tmp_path):
+    """A matplotlib that cannot be imported (a stub package raising ImportError, first
+    on the path) stops the run at once."""
+    stub = tmp_path / "stub" / "matplotlib"
+    stub.mkdir(parents=True)
+    (stub / "__init__.py").write_text("raise ImportError('no matplotlib here')\n")
+    import os
+
+    path = os.pathsep.join([str(tmp_path / "stub"), os.environ.get("PYTHONPATH", "")])
+    proc = _bench("--device", "cpu", "--plot", str(tmp_path / "b.png"),
+                  env={"PYTHONPATH": path})
+    _one_line_error(proc, "--plot needs matplotlib")
+
+
+def test_progress_goes_to_stderr_and_tables_to_stdout():
+    proc = _bench("--workload", "tiny", "--device", "cpu", "--sources", "1", "--repeat", "1",
+                  "--no-networkx", "--methods", "near-far,fw-dpx")
+    assert proc.returncode == 0, proc.stderr
+    assert "random-pred-500: near-far" in proc.stderr and "dense-96: scipy" in proc.stderr
+    assert "s] " in proc.stderr.splitlines()[0]
+    assert "near-far" in proc.stdout and "[" not in proc.stdout.splitlines()[1]
+
+
+def test_group_calls_prints_every_public_call_row(tmp_path):
+    """--group calls: each call through NetworkX's public API, gpusp beside NetworkX and
+    SciPy (or the reason a peer is left out), the first call in a fresh process."""
+    from nx_gpusp.bench import CALL_TITLES
+
+    out = tmp_path / "calls.json"
+    proc = _bench("--group", "calls", "--workload", "tiny", "--workload", "tiny-all-pairs",
+                  "--device", "cpu", "--repeat", "1", "--json", str(out))
+    assert proc.returncode == 0, proc.stderr
+    results = json.loads(out.read_text())["results"]
+    assert {r["call"] for r in results} == set(CALL_TITLES)
+    for res in results:
+        assert res["title"] in proc.stdout
+        rows = {r["impl"]: r for r in res["rows"]}
+        assert set(rows) == {"gpusp", "networkx", "scipy"}
+        assert rows["gpusp"]["kernel_s"] > 0
+        for row in rows.values():
+            assert "kernel_s" in row or row["note"]
+
+
+def test_group_race_prints_source_0_ten_sources_and_paths(tmp_path):
+    out = tmp_path / "race.json"
+    proc = _bench("--group", "race", "--workload", "tiny", "--device", "cpu", "--repeat", "2",
+                  "--json", str(out))
+    assert proc.returncode == 0, proc.stderr
+    (res,) = json.loads(out.read_text())["results"]
+    assert res["sources"] == 10 and res["problem"] == "race"
+    rows = {r["impl"]: r for r in res["rows"]}
+    assert set(rows) == {"auto (near-far)", "harish", "scipy"}
+    for row in rows.values():
+        for key in ("src0_s", "median_s", "paths_src0_s", "paths_median_s"):
+            assert row[key] > 0
+    assert rows["auto (near-far)"]["agrees"] and rows["harish"]["agrees"]
+    assert "10-src paths ms" in proc.stdout
+
+
+def test_call_runner_works_on_any_mapping_result(monkeypatch):
+    """The public-call rows use only len, get, iteration and dict(): a read-only
+    Mapping result gives the same counts as a dict."""
+    from collections.abc import Mapping
+
+    import networkx as nx
+
+    from nx_gpusp import bench, datasets
+
+    class ReadOnly(Mapping):
+        def __init__(self, d):
+            self._d = d
+
+        def __getitem__(self, k):
+            return self._d[k]
+
+        def __iter__(self):
+            return iter(self._d)
+
+        def __len__(self):
+            return len(self._d)
+
+    graph = datasets.random_predecessors(300)
+    G = bench.user_graph(graph)
+    source, targets = bench.pick_sources(graph, 1)[0], bench.lookup_targets(graph, 50)
+    nx.config.backends.gpusp.device = "cpu"
+    plain = {c: bench.call_runner(c, "gpusp", graph, G, source, targets)()
+             for c in bench.SSSP_CALLS}
+    real_sssp = nx.single_source_dijkstra
+    real_len = nx.single_source_dijkstra_path_length
+    monkeypatch.setattr(nx, "single_source_dijkstra_path_length",
+                        lambda *a, **k: ReadOnly(real_len(*a, **k)))
+    monkeypatch.setattr(nx, "single_source_dijkstra",
+                        lambda *a, **k: tuple(ReadOnly(x) for x in real_sssp(*a, **k)))
+    wrapped = {c: bench.call_runner(c, "gpusp", graph, G, source, targets)()
+               for c in bench.SSSP_CALLS}
+    assert wrapped == plain and plain["lengths"] > 300
+
+
+# -- the committed asv results: what asv publish and asv compare read ---------------------
+RESULTS = Path(__file__).resolve().parents[1] / "asv_benchmarks" / "results"
+
+
+def _result_files():
+    return sorted(f for f in RESULTS.glob("*/*.json") if f.name != "machine.json")
+
+
+def test_asv_results_track_only_times_and_name_no_machine_path():
+    """asv takes every number as lower-is-better: no rate (GTEPS, speed-up, ops/s) is
+    recorded; environments are named by Python version, not by an interpreter path."""
+    files = _result_files()
+    assert files
+    benchmarks = json.loads((RESULTS / "benchmarks.json").read_text())
+    for name, info in benchmarks.items():
+        if name != "version":
+            assert info["type"] == "time" or info["unit"] == "seconds", name
+    for f in files:
+        data = json.loads(f.read_text())
+        assert data["env_name"] == f"existing-py{data['python']}", f.name
+        assert "/" not in data["python"] and f.name.endswith(f"-{data['env_name']}.json")
+        for key in data["results"]:
+            assert not key.endswith(("track_gteps", "track_minplus_gops",
+                                     "track_speedup_vs_scipy")), (f.name, key)
+
+
+def test_asv_machines_record_gpu_driver_cuda_and_cupy():
+    """Every machine with results (tools/asv_gpu.sh adds these to asv's own fields)."""
+    folders = {f.parent for f in _result_files()}
+    assert folders
+    for folder in folders:
+        info = json.loads((folder / "machine.json").read_text())
+        assert {"gpu", "gpu_driver", "cuda", "cupy"} <= set(info), folder
+
+
+def test_asv_results_belong_to_commits_in_the_history():
+    """asv publish drops (and asv compare cannot find) a result whose commit is not in
+    the repository."""
+    root = RESULTS.parents[1]
+    if subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"],
+                      capture_output=True).returncode:
+        pytest.skip("not a git checkout")
+    if subprocess.run(["git", "-C", str(root), "rev-parse", "--is-shallow-repository"],
+                      capture_output=True, text=True).stdout.strip() == "true":
+        pytest.skip("shallow clone: older commits are not here")
+    for f in _result_files():
+        commit = json.loads(f.read_text())["commit_hash"]
+        found = subprocess.run(["git", "-C", str(root), "cat-file", "-e", f"{commit}^{{commit}}"],
+                               capture_output=True)
+        assert found.returncode == 0, f"{f.name}: commit {commit} is not in the history"

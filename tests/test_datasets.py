@@ -1,4 +1,7 @@
-"""nx_gpusp.datasets: readers on the real files, the CSR fast path, the generators."""
+"""nx_gpusp.datasets: readers on the real files, the CSR fast path, the generators,
+and the fetch from public sources (offline: downloads replaced by the local copies)."""
+
+from pathlib import Path
 
 import networkx as nx
 import numpy as np
@@ -172,3 +175,159 @@ def test_potentials_on_undirected_graph_make_it_directed():
     assert h.directed and h.m == g.m and h.has_negative_weights
     assert not nx.negative_edge_cycle(to_networkx(h))
 
+
+
+# -- fetch: public sources into the cache (offline here: downloads are replaced by the
+# local copies, packed the way the public source packs them) --------------------------
+def _local_sums(data_dir):
+    lines = (data_dir / "SHA256SUMS").read_text().splitlines()
+    return {line.split()[-1].removeprefix("./"): line.split()[0] for line in lines}
+
+
+def test_every_data_set_has_a_public_source():
+    assert set(datasets.SOURCES) == set(datasets.DATASETS)
+    for name, src in datasets.SOURCES.items():
+        assert src.url.startswith(("https://", "http://")) and src.licence and src.origin
+        assert (src.nodes, src.arcs) == SIZES[name]
+
+
+def test_recorded_checksums_are_those_of_the_local_copies(data_dir):
+    """Where the download itself is the file (no unpacking), its recorded SHA-256 is
+    the local copy's; an unpacked file's likewise."""
+    sums = _local_sums(data_dir)
+    for name, src in datasets.SOURCES.items():
+        relpath = datasets.DATASETS[name][0]
+        if src.sha256 and src.unpack is None:
+            assert src.sha256 == sums[relpath], name
+        if src.file_sha256:
+            assert src.file_sha256 == sums[relpath], name
+        assert datasets.sha256_of(data_dir / relpath) == sums[relpath]
+
+
+def _serve_local(monkeypatch, tmp_path, payload):
+    """Replace the download by ``payload`` (a path), as pooch would leave it."""
+    calls = []
+
+    def download(url, sha256, folder):
+        calls.append((url, sha256))
+        folder.mkdir(parents=True, exist_ok=True)
+        out = folder / Path(url).name
+        out.write_bytes(payload.read_bytes())
+        if sha256 and datasets.sha256_of(out) != sha256:  # pooch's check
+            out.unlink()
+            raise ValueError("SHA256 hash of downloaded file does not match")
+        return out
+
+    monkeypatch.setattr(datasets, "_download", download)
+    return calls
+
+
+
+def test_fetch_plain_file_is_verified_and_found_by_load(data_dir, tmp_path, monkeypatch):
+    monkeypatch.setenv("NX_GPUSP_DATA_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("NX_GPUSP_DATA", str(tmp_path / "no-data-here"))
+    with pytest.raises(FileNotFoundError, match=r"fetch\('SiouxFalls'\)"):
+        datasets.load("SiouxFalls")
+    calls = _serve_local(monkeypatch, tmp_path, data_dir / "tntp/SiouxFalls_net.tntp")
+    path = datasets.fetch("SiouxFalls")
+    assert path == tmp_path / "cache/tntp/SiouxFalls_net.tntp"
+    assert calls == [(datasets.SOURCES["SiouxFalls"].url, datasets.SOURCES["SiouxFalls"].sha256)]
+    assert not (tmp_path / "cache/downloads/SiouxFalls_net.tntp").exists()
+    G = datasets.load("SiouxFalls")
+    assert G.number_of_edges() == 76
+    datasets.fetch("SiouxFalls")  # already there and verified: no second download
+    assert len(calls) == 1
+
+
+def test_load_download_fetches_what_is_missing(data_dir, tmp_path, monkeypatch):
+    monkeypatch.setenv("NX_GPUSP_DATA_CACHE", str(tmp_path / "cache"))
+    _serve_local(monkeypatch, tmp_path, data_dir / "tntp/Anaheim_net.tntp")
+    g = datasets.load("Anaheim", as_csr=True, root=tmp_path / "none", download=True)
+    assert (g.n, g.m) == SIZES["Anaheim"]
+
+
+def test_fetch_gunzip_checked_by_graph_size(data_dir, tmp_path, monkeypatch):
+    import gzip
+
+    gz = tmp_path / "p2p-Gnutella04.txt.gz"
+    gz.write_bytes(gzip.compress((data_dir / "snap/p2p-Gnutella04.txt").read_bytes()))
+    _serve_local(monkeypatch, tmp_path, gz)
+    path = datasets.fetch("gnutella04", cache=tmp_path / "cache")
+    assert path.read_bytes() == (data_dir / "snap/p2p-Gnutella04.txt").read_bytes()
+
+
+def test_fetch_gunzip_checked_by_file_checksum(data_dir, tmp_path, monkeypatch):
+    import gzip
+
+    gz = tmp_path / "soc-sign-bitcoinotc.csv.gz"
+    gz.write_bytes(gzip.compress((data_dir / "snap/soc-sign-bitcoinotc.csv").read_bytes()))
+    _serve_local(monkeypatch, tmp_path, gz)
+    path = datasets.fetch("bitcoin-otc", cache=tmp_path / "cache")
+    assert datasets.sha256_of(path) == datasets.SOURCES["bitcoin-otc"].file_sha256
+
+
+def test_fetch_takes_the_member_out_of_a_tar_archive(data_dir, tmp_path, monkeypatch):
+    import tarfile
+
+    archive = tmp_path / "minnesota.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(data_dir / "suitesparse/minnesota.mtx", arcname="minnesota/minnesota.mtx")
+    _serve_local(monkeypatch, tmp_path, archive)
+    path = datasets.fetch("minnesota", cache=tmp_path / "cache")
+    assert path.read_bytes() == (data_dir / "suitesparse/minnesota.mtx").read_bytes()
+
+
+def test_fetch_refuses_a_changed_file_and_leaves_nothing(data_dir, tmp_path, monkeypatch):
+    import gzip
+
+    lines = (data_dir / "snap/p2p-Gnutella04.txt").read_bytes().splitlines(keepends=True)
+    gz = tmp_path / "p2p-Gnutella04.txt.gz"
+    gz.write_bytes(gzip.compress(b"".join(lines[:-1])))  # one arc short
+    _serve_local(monkeypatch, tmp_path, gz)
+    with pytest.raises(ValueError, match="39993 arcs, expected 10876 and 39994"):
+        datasets.fetch("gnutella04", cache=tmp_path / "cache")
+    assert not list((tmp_path / "cache").rglob("*Gnutella04.txt"))
+
+    wrong = tmp_path / "Anaheim_net.tntp"
+    wrong.write_bytes((data_dir / "tntp/Anaheim_net.tntp").read_bytes() + b"\n")
+    _serve_local(monkeypatch, tmp_path, wrong)
+    with pytest.raises(ValueError, match="does not match"):
+        datasets.fetch("Anaheim", cache=tmp_path / "cache")
+
+
+def test_fetch_without_pooch_says_what_to_install(tmp_path, monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_pooch(name, *args, **kw):
+        if name == "pooch":
+            raise ImportError("No module named 'pooch'")
+        return real_import(name, *args, **kw)
+
+    monkeypatch.setattr(builtins, "__import__", no_pooch)
+    with pytest.raises(ImportError, match=r"nx-gpusp\[data\]"):
+        datasets.fetch("SiouxFalls", cache=tmp_path)
+
+
+def _reachable(url):
+    import socket
+    from urllib.parse import urlparse
+
+    host = urlparse(url).hostname
+    try:
+        socket.create_connection((host, 443), timeout=3).close()
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.slow
+def test_fetch_from_the_public_source(data_dir, tmp_path):
+    """The real download of the smallest data set; skipped (not passed) offline."""
+    pytest.importorskip("pooch", reason="pooch not installed (the 'data' extra)")
+    url = datasets.SOURCES["SiouxFalls"].url
+    if not _reachable(url):
+        pytest.skip(f"offline: cannot reach {url}")
+    path = datasets.fetch("SiouxFalls", cache=tmp_path)
+    assert path.read_bytes() == (data_dir / "tntp/SiouxFalls_net.tntp").read_bytes()

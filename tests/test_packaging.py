@@ -1,4 +1,5 @@
-"""The wheel carries kernels/*.cu, and an installed package finds them (fresh venv)."""
+"""The wheel carries kernels/*.cu and the licence, declares its extras, and an installed
+package finds its kernels (fresh venv)."""
 
 import subprocess
 import sys
@@ -22,8 +23,19 @@ def test_wheel_ships_every_kernel_and_installed_package_loads_them(tmp_path):
     expected = {p.name for p in (ROOT / "kernels").iterdir() if p.suffix in (".cu", ".cuh")}
     assert expected and set(kernel_names()) == expected
     with zipfile.ZipFile(wheel) as zf:
-        shipped = {Path(n).name for n in zf.namelist() if n.startswith("nx_gpusp/cuda_sources/")}
+        names = zf.namelist()
+        shipped = {Path(n).name for n in names if n.startswith("nx_gpusp/cuda_sources/")}
+        metadata = zf.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+        licence = next(n for n in names if n.endswith(".dist-info/licenses/LICENSE"))
+        assert "BSD 3-Clause" in zf.read(licence).decode()
     assert shipped == expected
+    assert "License-Expression: BSD-3-Clause" in metadata
+    assert "Author: the nx-gpusp developers" in metadata
+    for requirement in ('cupy-cuda12x>=13.6; extra == "cuda12"',
+                        'cupy-cuda13x>=13.6; extra == "cuda13"',
+                        'nx-gpusp[cuda13]; extra == "cuda"', 'pooch>=1.7; extra == "data"'):
+        assert f"Requires-Dist: {requirement}" in metadata, requirement
+    assert "Project-URL: Source, " in metadata and "Classifier: " in metadata
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
