@@ -247,6 +247,13 @@ def test_bad_arguments(device):
     check("eccentricity", D)
     check("diameter", nx.Graph([(0, 1), (2, 3)]), usebounds=True)
     check("wiener_index", D)
+    bad = nx.path_graph(4)
+    bad[1][2]["weight"] = "far"
+    # TypeError, naming the edge here (a fresh graph each: NetworkX remembers a failed
+    # conversion of a graph and answers NotImplementedError the next time)
+    for name in ("eccentricity", "wiener_index", "barycenter"):
+        check(name, bad.copy(), weight="weight")
+    check("closeness_centrality", bad.copy(), distance="weight")
     with pytest.raises(nx.NetworkXNotImplemented):
         nx.global_efficiency(D, backend="gpusp")
     with pytest.raises(ValueError, match="unknown all-pairs method 'nope'"):

@@ -1,5 +1,6 @@
-"""NetworkX's own shortest-path and all-pairs measure tests, run through the backend, with a guard that the
-backend really ran (a dispatch counter written by the nx_gpusp.testing plugin)."""
+"""NetworkX's own shortest-path and all-pairs measure tests, run through the backend,
+with a guard that the backend really ran (a dispatch counter written by the
+nx_gpusp.testing plugin)."""
 
 import json
 import os

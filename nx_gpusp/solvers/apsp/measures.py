@@ -157,7 +157,9 @@ def iter_partials(ex, graph, sources, measure, options):
                             want_pred=False,
                             **method.check_options(options.get("method_options") or {}))
     for batch in batches:
-        yield reduce_source_batch(ex, graph, batch, measure, columns)
+        part = reduce_source_batch(ex, graph, batch, measure, columns)
+        del batch  # free its B x n distances before the solver allocates the next batch
+        yield part
 
 
 def combine(partials):
