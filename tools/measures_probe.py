@@ -42,7 +42,6 @@ import sys
 import time
 
 import networkx as nx
-import numpy as np
 
 from nx_gpusp import datasets
 from nx_gpusp.convert import from_networkx, to_networkx
