@@ -54,7 +54,8 @@ def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
     return CSRGraph(indptr, indices, weights, nodes=None if identity else nodes,
                     directed=G.is_directed(), multigraph=G.is_multigraph(),
                     weighted=weight is not None, weight_attr=weight,
-                    graph_attrs=G.graph if graph_attrs else None)
+                    graph_attrs=G.graph if graph_attrs else None,
+                    number_of_edges=G.number_of_edges() if G.is_multigraph() else None)
 
 
 def _weight_values(datas, weight, default, multigraph):

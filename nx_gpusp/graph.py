@@ -37,7 +37,8 @@ class CSRGraph:
     __networkx_backend__ = "gpusp"
 
     def __init__(self, indptr, indices, weights, *, nodes=None, directed=True,
-                 multigraph=False, weighted=True, weight_attr=None, graph_attrs=None):
+                 multigraph=False, weighted=True, weight_attr=None, graph_attrs=None,
+                 number_of_edges=None):
         self.indptr = np.ascontiguousarray(indptr, dtype=np.int64)
         self.indices = np.ascontiguousarray(indices, dtype=np.int32)
         self.weights = np.ascontiguousarray(weights)
@@ -50,6 +51,9 @@ class CSRGraph:
         self.weighted = bool(weighted)
         self.weight_attr = weight_attr
         self.graph = dict(graph_attrs or {})
+        # NetworkX's edge count where the CSR cannot tell it (a multigraph's parallel
+        # edges are merged into one arc); None: counted from the arcs
+        self._number_of_edges = number_of_edges
         self._device = {}
         self.__networkx_cache__ = {}
 
@@ -123,6 +127,47 @@ class CSRGraph:
     def __contains__(self, label):
         return self.index_of(label) is not None
 
+    def number_of_edges(self):
+        """NetworkX's ``G.number_of_edges()``: parallel edges of a multigraph count
+        (as recorded at conversion), an undirected edge once, a self-loop once."""
+        if self._number_of_edges is not None:
+            return self._number_of_edges
+        if self.directed:
+            return self.m
+        return (self.m + self.number_of_self_loops) // 2
+
+    @functools.cached_property
+    def number_of_self_loops(self):
+        tails = np.repeat(np.arange(self.n), np.diff(self.indptr))
+        return int(np.count_nonzero(tails == self.indices))
+
+    def nbunch_indices(self, nbunch=None):
+        """Indices of ``G.nbunch_iter(nbunch)``, in its order and with its errors:
+        None is every node; a node is itself; an iterable keeps its members that are
+        nodes (duplicates too) and silently drops the others."""
+        if nbunch is None:
+            return np.arange(self.n, dtype=np.int64)
+        idx = self.index_of(nbunch)
+        if idx is not None:
+            return np.array([idx], dtype=np.int64)
+        import networkx as nx
+
+        try:
+            members = iter(nbunch)
+        except TypeError:
+            raise nx.NetworkXError(f"Node {nbunch} is not in the graph.") from None
+        out = []
+        for v in members:
+            try:
+                hash(v)
+            except TypeError:
+                raise nx.NetworkXError(
+                    f"Node {v} in sequence nbunch is not a valid node.") from None
+            idx = self.index_of(v)
+            if idx is not None:
+                out.append(idx)
+        return np.array(out, dtype=np.int64)
+
     def labels(self, idx):
         """Labels of an index array, as a list."""
         idx = np.asarray(idx)
@@ -166,6 +211,20 @@ class CSRGraph:
         return w
 
     @functools.cached_property
+    def connected(self):
+        """Every vertex reaches every other: strongly connected when directed,
+        connected when undirected (False for the null graph)."""
+        if self.n == 0:
+            return False
+        from scipy.sparse import csr_array
+        from scipy.sparse.csgraph import connected_components
+
+        arcs = csr_array((np.ones(self.m, dtype=np.int8), self.indices, self.indptr),
+                         shape=(self.n, self.n))
+        count, _ = connected_components(arcs, directed=self.directed, connection="strong")
+        return count == 1
+
+    @functools.cached_property
     def out_degree(self):
         return np.diff(self.indptr)
 
@@ -191,7 +250,7 @@ class CSRGraph:
         np.cumsum(np.bincount(self.indices, minlength=self.n), out=indptr[1:])
         g = CSRGraph(indptr, tails[order], self.weights[order], nodes=self._nodes,
                      directed=True, multigraph=self.multigraph, weighted=self.weighted,
-                     weight_attr=self.weight_attr)
+                     weight_attr=self.weight_attr, number_of_edges=self._number_of_edges)
         g.__dict__["reverse"] = self
         return g
 
@@ -202,7 +261,7 @@ class CSRGraph:
             return self
         g = CSRGraph(self.indptr, self.indices, np.ones(self.m, dtype=np.int64),
                      nodes=self._nodes, directed=self.directed, multigraph=self.multigraph,
-                     weighted=False)
+                     weighted=False, number_of_edges=self._number_of_edges)
         return g
 
     # -- device copies ---------------------------------------------------------------

@@ -16,6 +16,9 @@ _METHOD_DOC = (
 )
 
 _SSSP = "Runs on the GPU (CuPy) with NumPy twins on the CPU; results match NetworkX."
+_MEASURE = ("Batched SSSP from every source on the GPU (bit-parallel BFS or min-plus SpMM), "
+            "each batch reduced on the device to per-source sums, counts and maxima; "
+            "precomputed sp/e and attr are left to NetworkX.")
 _FW = "Blocked Floyd-Warshall on the dense matrix on the GPU; a negative cycle raises NetworkXUnbounded."
 
 # NetworkX function name -> extra documentation
@@ -35,6 +38,11 @@ FUNCTIONS = {
         "floyd_warshall", "floyd_warshall_numpy", "floyd_warshall_predecessor_and_distance")},
     "johnson": "Bellman-Ford potentials and batched Dijkstra on the GPU; a negative cycle "
                "raises NetworkXUnbounded.",
+    # all-pairs measures: batched SSSP from every source, reduced on the device
+    **{name: _MEASURE for name in (
+        "closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius",
+        "center", "periphery", "barycenter", "average_shortest_path_length", "wiener_index",
+        "global_efficiency")},
 }
 
 # shortest_path(_length) already has NetworkX's own `method`

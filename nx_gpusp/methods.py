@@ -5,6 +5,7 @@ the tuning options it accepts. ``choose`` resolves a user's ``method=`` (or the
 configured default, or "auto") against a graph's properties.
 """
 
+import functools
 import importlib
 from dataclasses import dataclass, field
 
@@ -89,8 +90,9 @@ def choose(problem, requested, graph, *, negative_ok):
     return method
 
 
+@functools.cache
 def load_all():
-    """Import every solver module; each registers its methods with ``register``."""
+    """Import every solver module (once); each registers its methods with ``register``."""
     import pkgutil
 
     import nx_gpusp.solvers as solvers

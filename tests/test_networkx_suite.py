@@ -1,5 +1,6 @@
-"""NetworkX's own shortest-path tests, run through the backend, with a guard that the
-backend really ran (a dispatch counter written by the nx_gpusp.testing plugin)."""
+"""NetworkX's own shortest-path and all-pairs measure tests, run through the backend,
+with a guard that the backend really ran (a dispatch counter written by the
+nx_gpusp.testing plugin)."""
 
 import json
 import os
@@ -16,11 +17,27 @@ MUST_RUN = {
     "single_source_bellman_ford_path_length", "bellman_ford_path_length",
     "negative_edge_cycle", "floyd_warshall", "floyd_warshall_numpy",
     "floyd_warshall_predecessor_and_distance", "shortest_path", "shortest_path_length",
+    "average_shortest_path_length",
 }
 
 
-@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)])
-def test_networkx_shortest_path_suite_through_backend(tmp_path, device):
+# NetworkX's tests of the all-pairs measures (and the functions each must send to gpusp)
+MEASURE_MODULES = [
+    "networkx.algorithms.centrality.tests.test_closeness_centrality",
+    "networkx.algorithms.centrality.tests.test_harmonic_centrality",
+    "networkx.algorithms.tests.test_distance_measures",
+    "networkx.algorithms.tests.test_efficiency",
+    "networkx.algorithms.tests.test_wiener",
+]
+MEASURES_MUST_RUN = {
+    "closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius",
+    "center", "periphery", "barycenter", "wiener_index", "global_efficiency",
+}
+
+
+def run_networkx_tests(tmp_path, device, modules):
+    """NetworkX's tests in ``modules`` through the backend on ``device``: (pytest's
+    summary line, {function: calls into gpusp})."""
     from nx_gpusp.executor import cuda_available
 
     if device == "cuda" and not cuda_available():
@@ -29,13 +46,26 @@ def test_networkx_shortest_path_suite_through_backend(tmp_path, device):
     env = dict(os.environ, NETWORKX_TEST_BACKEND="gpusp", NETWORKX_FALLBACK_TO_NX="True",
                NX_GPUSP_DISPATCH_LOG=str(log), NX_GPUSP_DEVICE=device)
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "--pyargs", "networkx.algorithms.shortest_paths",
+        [sys.executable, "-m", "pytest", "--pyargs", *modules,
          "-q", "-p", "no:cacheprovider", "-p", "nx_gpusp.testing"],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
     summary = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else proc.stderr[-2000:]
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-3000:]
     assert " passed" in summary and not re.search(r"\b\d+ (failed|error)", summary), summary
-    calls = json.loads(log.read_text())
+    return summary, json.loads(log.read_text())
+
+
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)])
+def test_networkx_shortest_path_suite_through_backend(tmp_path, device):
+    summary, calls = run_networkx_tests(tmp_path, device, ["networkx.algorithms.shortest_paths"])
     missing = MUST_RUN - {name for name, count in calls.items() if count > 0}
     assert not missing, f"backend never ran: {sorted(missing)} ({summary})"
     assert sum(calls.values()) > 200, calls
+
+
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)])
+def test_networkx_measure_suites_through_backend(tmp_path, device):
+    summary, calls = run_networkx_tests(tmp_path, device, MEASURE_MODULES)
+    missing = MEASURES_MUST_RUN - {name for name, count in calls.items() if count > 0}
+    assert not missing, f"backend never ran: {sorted(missing)} ({summary})"
+    assert sum(calls.values()) > 1000, calls

@@ -3,3 +3,4 @@
 result; no array code lives here."""
 
 from . import all_pairs, dense, generic, weighted  # noqa: F401  (registers the functions)
+from . import centrality, distance_measures, efficiency, wiener  # noqa: F401  (all-pairs measures)

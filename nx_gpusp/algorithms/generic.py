@@ -1,4 +1,5 @@
-"""networkx.algorithms.shortest_paths.generic: shortest_path and shortest_path_length.
+"""networkx.algorithms.shortest_paths.generic: shortest_path, shortest_path_length and
+average_shortest_path_length.
 
 ``method`` keeps NetworkX's meaning ("dijkstra", "bellman-ford"; ``weight=None`` means
 unweighted) and also accepts a gpusp method name, which implies Bellman-Ford semantics
@@ -6,11 +7,13 @@ for methods that take negative weights and Dijkstra semantics otherwise.
 """
 
 import networkx as nx
+import numpy as np
 
 from ..dispatch import networkx_algorithm
 from .all_pairs import all_pairs_rows
 from .common import (all_pairs_should_run, as_csr, family_of, node_index, run_sssp,
                      sssp_should_run, weight_can_run)
+from .measures import measure_can_run, measure_should_run, statistics
 
 __all__ = []
 
@@ -86,3 +89,43 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
         raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
     return host.length(t)
 
+
+
+# -- average_shortest_path_length (an all-pairs measure) -------------------------------
+_ASPL_FAMILY = {"unweighted": "dijkstra", "dijkstra": "dijkstra", "bellman-ford": "bellman-ford",
+                "floyd-warshall": "bellman-ford", "floyd-warshall-numpy": "bellman-ford"}
+
+
+def _aspl_plan(method, weight):
+    """(weight attribute or None, weight family, all-pairs method or None) of NetworkX's
+    ``method`` (any of its names; all take negative weights but "dijkstra") or of a
+    gpusp all-pairs method name."""
+    from ..methods import get_method
+
+    if method is None:
+        method = "unweighted" if weight is None else "dijkstra"
+    if method in _ASPL_FAMILY:
+        return (None if method == "unweighted" else weight), _ASPL_FAMILY[method], None
+    m = get_method("all-pairs", method)
+    if m is None:
+        raise ValueError(f"method not supported: {method}")
+    return weight, ("bellman-ford" if m.negative_weights else "dijkstra"), method
+
+
+@networkx_algorithm(can_run=measure_can_run(), should_run=measure_should_run())
+def average_shortest_path_length(G, weight=None, method=None, **options):
+    weight, family, gpu_method = _aspl_plan(method, weight)
+    graph = as_csr(G, weight)
+    n = graph.n
+    if n == 0:
+        raise nx.NetworkXPointlessConcept(
+            "the null graph has no paths, thus there is no average shortest path length")
+    if n == 1:
+        return 0
+    if not graph.connected:
+        raise nx.NetworkXError("Graph is not strongly connected." if graph.directed
+                               else "Graph is not connected.")
+    stats = statistics(graph, np.arange(n, dtype=np.int64), ("sum",), family=family,
+                       method=gpu_method, options=options,
+                       what="average_shortest_path_length")
+    return sum(stats.rows["sum"].tolist()) / (n * (n - 1))

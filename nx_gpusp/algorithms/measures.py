@@ -1,0 +1,80 @@
+"""What the all-pairs measure functions (centrality, distance_measures, efficiency,
+wiener, generic's average_shortest_path_length) share: their can_run and should_run
+policies, and one call that returns per-source statistics reduced on the device
+(nx_gpusp.solvers.apsp.measures)."""
+
+from ..config import get_config
+from ..executor import get_executor
+from ..graph import CSRGraph
+from ..solvers.apsp.measures import measure_method, run_measure
+from .common import arc_count, check_weights
+
+__all__ = ["measure_can_run", "measure_should_run", "statistics", "refuse_precomputed"]
+
+CALLABLE_WEIGHT = "callable weights are evaluated by NetworkX"
+PRECOMPUTED = {
+    "sp": "sp (precomputed shortest-path lengths) is read by NetworkX",
+    "e": "e (precomputed eccentricities) is read by NetworkX",
+    "attr": "attr writes node attributes on the NetworkX graph",
+}
+
+
+def measure_can_run(weight="weight", precomputed=()):
+    """can_run: refuse callable weights (parameter ``weight``) and the ``precomputed``
+    arguments (names in PRECOMPUTED) when given, so NetworkX runs those calls."""
+
+    def can_run(arguments):
+        if callable(arguments.get(weight)):
+            return CALLABLE_WEIGHT
+        for name in precomputed:
+            if arguments.get(name) is not None:
+                return PRECOMPUTED[name]
+        return True
+
+    return can_run
+
+
+def refuse_precomputed(**given):
+    """The same refusal for a direct call of the backend function."""
+    for name, value in given.items():
+        if value is not None:
+            raise NotImplementedError(f"gpusp: {PRECOMPUTED[name]}")
+
+
+def measure_should_run(node=None):
+    """should_run: leave graphs to NetworkX where its work, one search per source
+    (one source when argument ``node`` names a node of G), visits fewer arcs in all
+    than ``should_run_min_all_pairs_work`` (the all-pairs functions' rule)."""
+
+    def should_run(arguments):
+        G = arguments.get("G")
+        if G is None or isinstance(G, CSRGraph):
+            return True
+        arcs = arc_count(G)
+        single = node is not None and arguments.get(node) is not None
+        try:
+            single = single and arguments[node] in G
+        except TypeError:
+            single = False
+        sources = 1 if single else len(G)
+        threshold = get_config().should_run_min_all_pairs_work
+        if sources * arcs < threshold:
+            return (f"{sources} searches over {arcs} arcs visit fewer arcs than "
+                    f"should_run_min_all_pairs_work={threshold}")
+        return True
+
+    return should_run
+
+
+def statistics(graph, sources, measure, *, what, family="dijkstra", method=None,
+               options=None, columns=None):
+    """The statistics ``measure`` (names in nx_gpusp.solvers.apsp.measures) of the rows
+    of ``sources`` (vertex indices), as a Partial of host arrays. ``family``: the
+    weights accepted ("dijkstra": non-negative, "bellman-ford": negative too);
+    ``method``: an all-pairs method name (None: nx.config.backends.gpusp.all_pairs_method)."""
+    check_weights(graph, family)
+    m = measure_method(graph, method or get_config().all_pairs_method,
+                       negative_ok=family == "bellman-ford")
+    opts = {"method": m.name, "method_options": m.check_options(options or {}),
+            "columns": columns}
+    return run_measure(get_executor(), graph, sources, measure, opts, what=what)
