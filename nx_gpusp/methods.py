@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 __all__ = ["Method", "register", "choose", "get_method", "methods_for", "METHODS"]
 
-PROBLEMS = ("sssp", "floyd-warshall", "all-pairs")
+PROBLEMS = ("sssp", "floyd-warshall", "all-pairs", "bfs")
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,8 @@ AUTO = {
     "sssp": lambda graph, negative: "near-far",
     "floyd-warshall": lambda graph, negative: "fw-dpx",
     "all-pairs": lambda graph, negative: "batched-spmm",
+    # direction-optimizing BFS stays top-down unless the frontier grows (see its module)
+    "bfs": lambda graph, negative: "direction-optimizing",
 }
 
 
