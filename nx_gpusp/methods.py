@@ -25,6 +25,8 @@ class Method:
     # iterations grow with n (a launch per vertex, n - 1 Bellman-Ford rounds, or n
     # array scans per source thread): faithful to the paper, but minutes on large graphs
     iterations_per_vertex: bool = False
+    # hop counts only: refuses (ValueError) a graph with an arc weight other than 1
+    unit_weights_only: bool = False
 
     def load(self):
         module, func = self.solver.split(":")

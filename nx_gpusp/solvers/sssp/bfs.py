@@ -221,6 +221,7 @@ register(Method(
     summary="frontier-queue BFS: levels with few frontier arcs in one single-block launch, "
             "larger ones one grid launch a level (thread/warp/block arc gathering)",
     paper="Merrill, Garland & Grimshaw 2012, Scalable GPU Graph Traversal (queue, gathering)",
+    unit_weights_only=True,
     options={"block_arcs": (BLOCK_ARCS, "frontier out-arcs up to which one block runs the "
                                         "levels without returning to the host")}))
 
@@ -230,6 +231,7 @@ register(Method(
             "look for a frontier in-neighbour) while its arcs exceed the unexplored "
             "in-arcs / alpha",
     paper="Beamer, Asanovic & Patterson, SC 2012, Direction-Optimizing Breadth-First Search",
+    unit_weights_only=True,
     options={"block_arcs": (BLOCK_ARCS, "frontier out-arcs up to which one block runs the "
                                         "levels without returning to the host"),
              "alpha": (ALPHA, "go bottom-up when frontier out-arcs > unexplored in-arcs / "
