@@ -16,6 +16,9 @@ _METHOD_DOC = (
 )
 
 _SSSP = "Runs on the GPU (CuPy) with NumPy twins on the CPU; results match NetworkX."
+_BFS = ("Breadth-first search on the GPU (direction-optimizing or top-down; all pairs by "
+        "multi-source BFS, a bit per source); nodes in level order, by node order within "
+        "a level.")
 _FW = "Blocked Floyd-Warshall on the dense matrix on the GPU; a negative cycle raises NetworkXUnbounded."
 
 # NetworkX function name -> extra documentation
@@ -35,6 +38,11 @@ FUNCTIONS = {
         "floyd_warshall", "floyd_warshall_numpy", "floyd_warshall_predecessor_and_distance")},
     "johnson": "Bellman-Ford potentials and batched Dijkstra on the GPU; a negative cycle "
                "raises NetworkXUnbounded.",
+    **{name: _BFS for name in (
+        "single_source_shortest_path", "single_source_shortest_path_length",
+        "single_target_shortest_path", "single_target_shortest_path_length",
+        "all_pairs_shortest_path", "all_pairs_shortest_path_length",
+        "bidirectional_shortest_path", "predecessor", "has_path")},
 }
 
 # shortest_path(_length) already has NetworkX's own `method`

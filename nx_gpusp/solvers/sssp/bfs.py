@@ -36,7 +36,7 @@ from ...ops.bfs import (S_ARCS, S_FOUND, S_LEVEL, S_PARITY, S_SEEN_IN, S_SIZE, S
 from . import SSSPResult, distance_inf
 
 __all__ = ["top_down_bfs", "direction_optimizing_bfs", "distances_from_levels",
-           "depth_limit", "require_unit_weights", "level_arcs", "BLOCK_ARCS", "ALPHA", "BETA"]
+           "depth_limit", "require_unit_weights", "level_predecessors", "BLOCK_ARCS", "ALPHA", "BETA"]
 
 # Frontier out-arcs up to which the single-block launch runs levels: about the work of
 # 16 block passes of 1024 threads, which costs what a grid level's launch and host read
@@ -75,17 +75,29 @@ def distances_from_levels(levels):
     return dist
 
 
-def level_arcs(graph, dist):
-    """Host arrays (tails, heads) of the arcs that join consecutive levels
-    (dist[head] == dist[tail] + 1: every predecessor on a shortest path), sorted by head
-    then tail. ``dist``: host int64 distances of ``graph``'s vertices."""
+def level_predecessors(graph, dist, v=None):
+    """Every predecessor on a shortest path (a tail one level up: NetworkX's
+    ``predecessor``), from host int64 distances: (order, counts, tails) with the reached
+    vertices by level then index, how many predecessors each has, and their
+    predecessors grouped in that order (each group by index). With ``v`` (reached):
+    the same for v alone."""
+    inf = distance_inf(np.int64)
+    if v is not None:
+        arcs = np.flatnonzero(graph.indices == v)
+        tails = np.searchsorted(graph.indptr, arcs, side="right") - 1
+        tails = tails[dist[tails] == dist[v] - 1]
+        return np.array([v]), np.array([len(tails)]), tails
+    reached = np.flatnonzero(dist != inf)
+    order = reached[np.argsort(dist[reached], kind="stable")]
+    rank = np.zeros(graph.n, dtype=np.int64)
+    rank[order] = np.arange(len(order))
     tails = np.repeat(np.arange(graph.n, dtype=np.int64), graph.out_degree)
     heads = graph.indices.astype(np.int64)
-    reached = dist[tails] != distance_inf(np.int64)
-    tight = reached & (dist[heads] == np.where(reached, dist[tails], 0) + 1)
-    tails, heads = tails[tight], heads[tight]
-    order = np.lexsort((tails, heads))
-    return tails[order], heads[order]
+    from_reached = dist[tails] != inf
+    tight = from_reached & (dist[heads] == np.where(from_reached, dist[tails], 0) + 1)
+    tails, ranks = tails[tight], rank[heads[tight]]
+    tails = tails[np.lexsort((tails, ranks))]
+    return order, np.bincount(ranks, minlength=len(order)), tails
 
 
 class BFSRun:
