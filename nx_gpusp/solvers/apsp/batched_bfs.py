@@ -110,8 +110,8 @@ def batched_bfs(ex, graph, sources, *, cutoff=None, want_pred=True, batch=None,
     sources = np.asarray(sources, dtype=np.int64)
     b = batch_size(ex, graph, len(sources), entry_bytes(want_pred), "batched BFS state",
                    batch)
-    if batch is None and b > 64:
-        b -= b % 64  # whole words
+    if batch is None and 64 < b < len(sources):
+        b -= b % 64  # whole words, unless one batch holds every source
     for start in range(0, len(sources), b):
         yield MultiSourceBFS(ex, graph, sources[start:start + b], cutoff=cutoff,
                              want_pred=want_pred, alpha=alpha, direction=direction).run()

@@ -36,7 +36,8 @@ from ...ops.bfs import (S_ARCS, S_FOUND, S_LEVEL, S_PARITY, S_SEEN_IN, S_SIZE, S
 from . import SSSPResult, distance_inf
 
 __all__ = ["top_down_bfs", "direction_optimizing_bfs", "distances_from_levels",
-           "depth_limit", "require_unit_weights", "level_predecessors", "BLOCK_ARCS", "ALPHA", "BETA"]
+           "depth_limit", "require_unit_weights", "level_predecessors", "BFSRun",
+           "BLOCK_ARCS", "ALPHA", "BETA"]
 
 # Frontier out-arcs up to which the single-block launch runs levels: about the work of
 # 16 block passes of 1024 threads, which costs what a grid level's launch and host read
