@@ -10,7 +10,8 @@
 //    is claimed by atomicCAS of levels[v] from BFS_UNSEEN to L + 1; the one claimer
 //    writes parent[v] and appends v to the next queue, so each vertex is queued once.
 //    Arcs are gathered as in Merrill, Garland & Grimshaw, "Scalable GPU Graph
-//    Traversal" (PPoPP 2012): a vertex with fewer than 32 arcs by its own thread, a
+//    Traversal" (PPoPP 2012): a vertex with fewer than 32 arcs by its own thread
+//    (BFS_ARC_BATCH arcs a step, their level reads and atomics issued together), a
 //    larger one by its whole warp (ballot loop), and one with at least a block's worth
 //    by whole blocks: in bfs_block_levels its block (block tier), in grid levels
 //    chunks of BFS_CHUNK arcs that bfs_top_down queues and bfs_top_down_chunks spreads
@@ -18,9 +19,9 @@
 //  * bottom-up (Beamer, Asanovic & Patterson, "Direction-Optimizing Breadth-First
 //    Search", SC 2012): every unseen vertex scans its in-arcs (the reverse CSR) for a
 //    tail at level L and stops at the first it finds. A vertex belongs to one thread
-//    (or, with 32 in-arcs or more, to its warp, which scans 32 arcs a step and takes
-//    the first hit of the step's ballot), so levels[v] and parent[v] are plain stores.
-//    Other threads read levels[v] meanwhile and see BFS_UNSEEN or L + 1, never L.
+//    (BFS_ARC_BATCH in-arcs a step) or, with 32 in-arcs or more, to its warp (32 a
+//    step, the first hit of the step's ballot), so levels[v] and parent[v] are plain
+//    stores; other threads read levels[v] meanwhile and see BFS_UNSEEN or L + 1, never L.
 //
 // Launch shapes:
 //  * bfs_block_levels: ONE block of BFS_BLOCK threads runs level after level while the
@@ -51,6 +52,7 @@
 #define BFS_FULL_MASK 0xffffffffu
 #define BFS_BLOCK 1024   // threads of bfs_block_levels
 #define BFS_CHUNK 1024   // arcs of a grid chunk; a grid level's vertex with more is chunked
+#define BFS_ARC_BATCH 4  // arcs a thread expands (or scans bottom-up) with loads in flight together
 
 enum { S_SIZE = 0, S_ARCS, S_SEEN_IN, S_FOUND, S_CHUNKS, S_LEVEL, S_PARITY, BFS_STATUS };
 
@@ -84,6 +86,25 @@ struct Discovery {
         settle(u, v);
     }
 
+    // claim for up to BFS_ARC_BATCH heads of u at once (v < 0: none): their level reads,
+    // then their atomicCAS operations, are issued together, so a thread's arcs cost one
+    // dependent chain instead of one each.
+    __device__ __forceinline__ void claim_batch(int u, const int (&v)[BFS_ARC_BATCH]) {
+        int seen[BFS_ARC_BATCH];
+#pragma unroll
+        for (int j = 0; j < BFS_ARC_BATCH; ++j) seen[j] = v[j] >= 0 ? levels[v[j]] : 0;
+        int won[BFS_ARC_BATCH];
+#pragma unroll
+        for (int j = 0; j < BFS_ARC_BATCH; ++j) {
+            won[j] = v[j] >= 0 && seen[j] == BFS_UNSEEN &&
+                     atomicCAS(&levels[v[j]], BFS_UNSEEN, next_level) == BFS_UNSEEN;
+        }
+#pragma unroll
+        for (int j = 0; j < BFS_ARC_BATCH; ++j) {
+            if (won[j]) settle(u, v[j]);
+        }
+    }
+
     // v, given its level by this thread, enters the next frontier with parent u.
     __device__ __forceinline__ void settle(int u, int v) {
         if (track_parent) parent[v] = u;
@@ -111,7 +132,12 @@ __device__ __forceinline__ void gather_warp_and_thread(const int* __restrict__ i
         for (long long e = ws + lane; e < we; e += 32) d.claim(wu, indices[e]);
         if (lane == leader) start = end;
     }
-    for (long long e = start; e < end; ++e) d.claim(u, indices[e]);
+    for (long long e = start; e < end; e += BFS_ARC_BATCH) {
+        int v[BFS_ARC_BATCH];
+#pragma unroll
+        for (int j = 0; j < BFS_ARC_BATCH; ++j) v[j] = e + j < end ? indices[e + j] : -1;
+        d.claim_batch(u, v);
+    }
 }
 
 // Block tier (bfs_block_levels): ranges of at least blockDim.x arcs are expanded by the
@@ -349,13 +375,21 @@ __global__ void bfs_bottom_up(const long long* __restrict__ rindptr,
                 start = end;
             }
         }
-        for (long long e = start; e < end; ++e) {
-            const int u = rindices[e];
-            if (levels[u] == level) {
-                levels[v] = level + 1;
-                d.settle(u, v);
-                break;
+        int tail = -1;
+        for (long long e = start; e < end && tail < 0; e += BFS_ARC_BATCH) {
+            int u[BFS_ARC_BATCH], lu[BFS_ARC_BATCH];
+#pragma unroll
+            for (int j = 0; j < BFS_ARC_BATCH; ++j) u[j] = e + j < end ? rindices[e + j] : -1;
+#pragma unroll
+            for (int j = 0; j < BFS_ARC_BATCH; ++j) lu[j] = u[j] >= 0 ? levels[u[j]] : -1;
+#pragma unroll
+            for (int j = BFS_ARC_BATCH - 1; j >= 0; --j) {  // the first hit of the batch
+                if (u[j] >= 0 && lu[j] == level) tail = u[j];
             }
+        }
+        if (tail >= 0) {
+            levels[v] = level + 1;
+            d.settle(tail, v);
         }
     }
     flush_counts(d, status);

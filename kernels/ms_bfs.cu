@@ -217,5 +217,7 @@ __global__ void ms_bfs_advance(const long long* __restrict__ indptr,
         if (unexplored) atomicAdd(&s_counts[2], unexplored);
     }
     __syncthreads();
-    if (threadIdx.x < 3 && s_counts[threadIdx.x]) atomicAdd(&counts[threadIdx.x], s_counts[threadIdx.x]);
+    if (threadIdx.x < 3 && s_counts[threadIdx.x]) {
+        atomicAdd(&counts[threadIdx.x], s_counts[threadIdx.x]);
+    }
 }
