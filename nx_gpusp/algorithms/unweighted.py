@@ -68,7 +68,7 @@ def run_bfs(graph, sources, *, method=None, options=None, depth=None, want_pred=
     ex = get_executor()
     result = m.load()(ex, graph, sources, cutoff=depth, want_pred=want_pred, target=target,
                       **opts)
-    dist = ex.to_host(distances_from_levels(result.dist))
+    dist = distances_from_levels(ex.to_host(result.dist))  # int32 over the bus
     pred = ex.to_host(result.pred) if want_pred else None
     return HostSSSP(graph, dist, pred, result.sources)
 

@@ -15,7 +15,8 @@ counts (vertices found, their out-arcs and in-arcs).
   divided by ``alpha``, and returns to top-down when the frontier shrinks below n /
   ``beta`` vertices. On a graph whose frontier never grows large (road networks) it
   never leaves top-down, so it is what ``method="auto"`` runs: the choice is made
-  level by level from what the frontier does, not from the graph's name or shape.
+  level by level from what the frontier does, not from the graph's name or shape
+  (a graph with no more than ``block_arcs`` arcs runs whole in the single block).
   Bottom-up reads the reverse CSR (``CSRGraph.reverse``, built once per graph when a
   directed graph first needs it).
 
@@ -221,8 +222,11 @@ def direction_optimizing_bfs(ex, graph, sources, *, cutoff=None, want_pred=True,
             bottom_up = True
         if not bottom_up and run.arcs <= run.block_arcs:
             # the single block runs top-down levels until the frontier's arcs pass what
-            # top-down should take (m_u / alpha, as it is now) or the block's share
-            run.block_levels(min(run.block_arcs, run.unexplored // alpha))
+            # top-down should take (m_u / alpha, as it is now) or the block's share; a
+            # graph with no more arcs than that share runs whole in the block
+            whole = graph.m <= run.block_arcs
+            run.block_levels(run.block_arcs if whole else
+                             min(run.block_arcs, run.unexplored // alpha))
             continue
         previous = run.size
         run.grid_level(bottom_up)
