@@ -25,10 +25,12 @@
 //
 // Launch shapes:
 //  * bfs_block_levels: ONE block of BFS_BLOCK threads runs level after level while the
-//    frontier's out-arcs stay within arc_limit (road-like graphs: hundreds of levels of
-//    a few thousand vertices without a host round trip). One barrier a level: the
-//    level's counters rotate through three shared slots, and the slot a level will use
-//    two levels on is cleared before the barrier (everyone read it a level ago).
+//    frontier's vertices and out-arcs stay within arc_limit (road-like graphs:
+//    hundreds of levels of a few thousand vertices without a host round trip). A level
+//    needs one barrier of its own (plus the block tier's vote per BFS_BLOCK frontier
+//    vertices): its counters rotate through three shared slots, and the slot a level
+//    will use two levels on is cleared before the barrier (everyone read it a level
+//    ago).
 //  * bfs_top_down (one thread per queue entry) + bfs_top_down_chunks (grid over the
 //    queued chunks): one top-down level over the grid.
 //  * bfs_bottom_up (one thread per vertex): one bottom-up level over the grid.
@@ -197,7 +199,8 @@ __device__ __forceinline__ void flush_counts(const Discovery<C>& d, unsigned lon
 }
 
 // Top-down levels from `level` in one block while the frontier is non-empty, the target
-// is not found, level < stop_level and the new frontier's out-arcs are <= arc_limit.
+// is not found, level < stop_level and the new frontier's vertices and out-arcs are each
+// <= arc_limit.
 // The frontier (size vertices) starts in queue_a; the queues alternate level by level.
 __global__ void __launch_bounds__(BFS_BLOCK)
 bfs_block_levels(const long long* __restrict__ indptr, const int* __restrict__ indices,
@@ -262,7 +265,7 @@ bfs_block_levels(const long long* __restrict__ indptr, const int* __restrict__ i
         nxt = t;
         slot = later;
         if (size == 0 || found || level >= stop_level ||
-            arcs > static_cast<unsigned long long>(arc_limit)) {
+            arcs > static_cast<unsigned long long>(arc_limit) || size > arc_limit) {
             if (threadIdx.x == 0) {
                 status[S_SIZE] = static_cast<unsigned long long>(size);
                 status[S_ARCS] = arcs;
@@ -278,12 +281,11 @@ bfs_block_levels(const long long* __restrict__ indptr, const int* __restrict__ i
 
 // One top-down level over the grid: queue[size] holds the frontier (level `level`).
 __global__ void bfs_top_down(const long long* __restrict__ indptr,
-                                        const int* __restrict__ indices,
-                                        const long long* __restrict__ in_degree, int* levels,
-                                        int* parent, int track_parent,
-                                        const int* __restrict__ queue, int size, int level,
-                                        int* next_queue, int target,
-                                        unsigned long long* status, long long* chunks) {
+                             const int* __restrict__ indices,
+                             const long long* __restrict__ in_degree, int* levels, int* parent,
+                             int track_parent, const int* __restrict__ queue, int size,
+                             int level, int* next_queue, int target,
+                             unsigned long long* status, long long* chunks) {
     Discovery<unsigned long long> d{indptr, in_degree, levels, parent, track_parent,
                                     next_queue, &status[S_SIZE], level + 1, target, 0, 0, 0};
     for (long long base = static_cast<long long>(blockIdx.x) * blockDim.x; base < size;
@@ -313,12 +315,11 @@ __global__ void bfs_top_down(const long long* __restrict__ indptr,
 // The chunks bfs_top_down queued (status[S_CHUNKS], written by that launch): one block a
 // chunk, its threads over the chunk's arcs.
 __global__ void bfs_top_down_chunks(const long long* __restrict__ indptr,
-                                               const int* __restrict__ indices,
-                                               const long long* __restrict__ in_degree,
-                                               int* levels, int* parent, int track_parent,
-                                               int level, int* next_queue, int target,
-                                               unsigned long long* status,
-                                               const long long* __restrict__ chunks) {
+                                    const int* __restrict__ indices,
+                                    const long long* __restrict__ in_degree, int* levels,
+                                    int* parent, int track_parent, int level,
+                                    int* next_queue, int target, unsigned long long* status,
+                                    const long long* __restrict__ chunks) {
     Discovery<unsigned long long> d{indptr, in_degree, levels, parent, track_parent,
                                     next_queue, &status[S_SIZE], level + 1, target, 0, 0, 0};
     const unsigned long long count = status[S_CHUNKS];
@@ -327,7 +328,9 @@ __global__ void bfs_top_down_chunks(const long long* __restrict__ indptr,
         const int u = static_cast<int>(packed >> 32);
         const long long first = indptr[u] + (packed & 0xffffffffLL) * BFS_CHUNK;
         const long long last = min(first + BFS_CHUNK, indptr[u + 1]);
-        for (long long e = first + threadIdx.x; e < last; e += blockDim.x) d.claim(u, indices[e]);
+        for (long long e = first + threadIdx.x; e < last; e += blockDim.x) {
+            d.claim(u, indices[e]);
+        }
     }
     flush_counts(d, status);
 }
@@ -335,12 +338,11 @@ __global__ void bfs_top_down_chunks(const long long* __restrict__ indptr,
 // One bottom-up level over the grid: every vertex still unseen looks for an in-neighbour
 // at `level`; out-arcs (for status) come from indptr, in-arcs from rindptr/rindices.
 __global__ void bfs_bottom_up(const long long* __restrict__ rindptr,
-                                         const int* __restrict__ rindices,
-                                         const long long* __restrict__ indptr,
-                                         const long long* __restrict__ in_degree, int* levels,
-                                         int* parent, int track_parent, int n, int level,
-                                         int* next_queue, int target,
-                                         unsigned long long* status) {
+                              const int* __restrict__ rindices,
+                              const long long* __restrict__ indptr,
+                              const long long* __restrict__ in_degree, int* levels,
+                              int* parent, int track_parent, int n, int level,
+                              int* next_queue, int target, unsigned long long* status) {
     Discovery<unsigned long long> d{indptr, in_degree, levels, parent, track_parent,
                                     next_queue, &status[S_SIZE], level + 1, target, 0, 0, 0};
     const int lane = threadIdx.x & 31;

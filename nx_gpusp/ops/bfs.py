@@ -6,8 +6,8 @@ documented at the top of bfs.cu. Levels are deterministic, so the twin matches t
 kernels exactly in levels, queue contents (as sets: the kernels append in any order)
 and status; parents may differ among equally valid ones (a tail one level up).
 
-``block_levels`` runs top-down levels while the frontier's out-arcs stay within
-``arc_limit`` and writes the whole status; ``top_down_level`` and ``bottom_up_level``
+``block_levels`` runs top-down levels while the frontier's vertices and out-arcs stay
+within ``arc_limit`` and writes the whole status; ``top_down_level`` and ``bottom_up_level``
 run one level each and add their counts into a status the caller zeroed.
 """
 
@@ -120,7 +120,7 @@ class NumpyOps:
             level, parity = level + 1, parity ^ 1
             cur, nxt = nxt, cur
             if (size == 0 or status[S_FOUND] or level >= stop_level
-                    or int(status[S_ARCS]) > arc_limit):
+                    or int(status[S_ARCS]) > arc_limit or size > arc_limit):
                 break
         status[S_SEEN_IN], status[S_LEVEL], status[S_PARITY] = seen_in, level, parity
 

@@ -40,9 +40,10 @@ __all__ = ["top_down_bfs", "direction_optimizing_bfs", "distances_from_levels",
            "depth_limit", "require_unit_weights", "level_predecessors", "BFSRun",
            "BLOCK_ARCS", "ALPHA", "BETA"]
 
-# Frontier out-arcs up to which the single-block launch runs levels: about the work of
-# 16 block passes of 1024 threads, which costs what a grid level's launch and host read
-# cost (a choice from the kernels' shape, to be confirmed on the device).
+# Frontier out-arcs (and vertices) up to which the single-block launch runs levels:
+# about the work of 16 block passes of 1024 threads, which costs what a grid level's
+# launch and host read cost (a choice from the kernels' shape, to be confirmed on the
+# device).
 BLOCK_ARCS = 16384
 ALPHA, BETA = 14, 24  # Beamer et al.'s published switching parameters
 NO_LIMIT = int(np.iinfo(np.int32).max) - 1
@@ -144,9 +145,14 @@ class BFSRun:
         self.unexplored -= st[S_SEEN_IN]
         return st
 
+    def small(self):
+        """The frontier is the single block's (vertices and out-arcs <= block_arcs)."""
+        return self.arcs <= self.block_arcs and self.size <= self.block_arcs
+
     def block_levels(self, arc_limit):
-        """Top-down levels in one single-block launch, until the frontier's out-arcs
-        pass ``arc_limit`` (or it empties, the target is found, the cutoff is hit)."""
+        """Top-down levels in one single-block launch, until the frontier's vertices or
+        out-arcs pass ``arc_limit`` (or it empties, the target is found, the cutoff is
+        hit)."""
         stop = NO_LIMIT if self.stop is None else self.stop
         self.ops.block_levels(self.g, self.in_degree, self.levels, self.parent,
                               self.queues[self.cur], self.queues[1 - self.cur], self.size,
@@ -196,7 +202,7 @@ def top_down_bfs(ex, graph, sources, *, cutoff=None, want_pred=True, target=None
     run = BFSRun(ex, graph, sources, cutoff=cutoff, want_pred=want_pred, target=target,
                  block_arcs=block_arcs)
     while run.more():
-        if run.arcs <= run.block_arcs:
+        if run.small():
             run.block_levels(run.block_arcs)
         else:
             run.grid_level(bottom_up=False)
@@ -220,7 +226,7 @@ def direction_optimizing_bfs(ex, graph, sources, *, cutoff=None, want_pred=True,
                 bottom_up = False
         elif run.arcs * alpha > run.unexplored:
             bottom_up = True
-        if not bottom_up and run.arcs <= run.block_arcs:
+        if not bottom_up and run.small():
             # the single block runs top-down levels until the frontier's arcs pass what
             # top-down should take (m_u / alpha, as it is now) or the block's share; a
             # graph with no more arcs than that share runs whole in the block
