@@ -202,7 +202,7 @@ __device__ __forceinline__ void flush_counts(const Discovery<C>& d, unsigned lon
 // is not found, level < stop_level and the new frontier's vertices and out-arcs are each
 // <= arc_limit.
 // The frontier (size vertices) starts in queue_a; the queues alternate level by level.
-__global__ void __launch_bounds__(BFS_BLOCK)
+__global__ void __launch_bounds__(BFS_BLOCK, 1)
 bfs_block_levels(const long long* __restrict__ indptr, const int* __restrict__ indices,
                  const long long* __restrict__ in_degree, int* levels, int* parent,
                  int track_parent, int* queue_a, int* queue_b, int size, int level,
