@@ -81,6 +81,8 @@ class AllPairsSSSP:
             self.run = lambda: [one(s) for s in sources]
         else:
             method = W.method("all-pairs", impl)
+            if method.unit_weights_only and g.weighted:
+                raise NotImplementedError(f"{impl} takes unweighted graphs only")
             W.skip_per_vertex(method, g, PER_THREAD_MAX_N, "n array scans of n per source "
                               "thread")
             solve = all_pairs_runner(method, g, W.executor())

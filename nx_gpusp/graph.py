@@ -228,6 +228,13 @@ class CSRGraph:
     def out_degree(self):
         return np.diff(self.indptr)
 
+    @functools.cached_property
+    def in_degree(self):
+        """Arcs entering each vertex (int64; the out-degrees when undirected)."""
+        if not self.directed:
+            return self.out_degree
+        return np.bincount(self.indices, minlength=self.n).astype(np.int64)
+
     def distance_dtype(self):
         """int64 for integer weights, float64 otherwise."""
         return self.weights.dtype

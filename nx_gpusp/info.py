@@ -19,6 +19,9 @@ _SSSP = "Runs on the GPU (CuPy) with NumPy twins on the CPU; results match Netwo
 _MEASURE = ("Batched SSSP from every source on the GPU (bit-parallel BFS or min-plus SpMM), "
             "each batch reduced on the device to per-source sums, counts and maxima; "
             "precomputed sp/e and attr are left to NetworkX.")
+_BFS = ("Breadth-first search on the GPU (direction-optimizing or top-down; all pairs by "
+        "multi-source BFS, a bit per source); nodes in level order, by node order within "
+        "a level.")
 _FW = "Blocked Floyd-Warshall on the dense matrix on the GPU; a negative cycle raises NetworkXUnbounded."
 
 # NetworkX function name -> extra documentation
@@ -43,6 +46,11 @@ FUNCTIONS = {
         "closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius",
         "center", "periphery", "barycenter", "average_shortest_path_length", "wiener_index",
         "global_efficiency")},
+    **{name: _BFS for name in (
+        "single_source_shortest_path", "single_source_shortest_path_length",
+        "single_target_shortest_path", "single_target_shortest_path_length",
+        "all_pairs_shortest_path", "all_pairs_shortest_path_length",
+        "bidirectional_shortest_path", "predecessor", "has_path")},
 }
 
 # shortest_path(_length) already has NetworkX's own `method`

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 __all__ = ["Method", "register", "choose", "get_method", "methods_for", "METHODS"]
 
-PROBLEMS = ("sssp", "floyd-warshall", "all-pairs")
+PROBLEMS = ("sssp", "floyd-warshall", "all-pairs", "bfs")
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,8 @@ class Method:
     # distances (solvers.sssp.tree) than from the method's own predecessor tracking;
     # used where no weight is negative
     tree_from_distances: bool = False
+    # hop counts only: refuses (ValueError) a graph with an arc weight other than 1
+    unit_weights_only: bool = False
 
     def load(self):
         module, func = self.solver.split(":")
@@ -70,6 +72,8 @@ AUTO = {
     "sssp": lambda graph, negative: "near-far",
     "floyd-warshall": lambda graph, negative: "fw-dpx",
     "all-pairs": lambda graph, negative: "batched-spmm",
+    # direction-optimizing BFS stays top-down unless the frontier grows (see its module)
+    "bfs": lambda graph, negative: "direction-optimizing",
 }
 
 

@@ -18,6 +18,11 @@ MUST_RUN = {
     "negative_edge_cycle", "floyd_warshall", "floyd_warshall_numpy",
     "floyd_warshall_predecessor_and_distance", "shortest_path", "shortest_path_length",
     "average_shortest_path_length",
+    # unweighted (breadth-first search)
+    "single_source_shortest_path", "single_source_shortest_path_length",
+    "single_target_shortest_path", "single_target_shortest_path_length",
+    "all_pairs_shortest_path", "all_pairs_shortest_path_length",
+    "bidirectional_shortest_path", "predecessor", "has_path",
 }
 
 

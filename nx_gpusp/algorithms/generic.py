@@ -1,15 +1,19 @@
-"""networkx.algorithms.shortest_paths.generic: shortest_path, shortest_path_length and
-average_shortest_path_length.
+"""networkx.algorithms.shortest_paths.generic: shortest_path, shortest_path_length,
+average_shortest_path_length and has_path.
 
 ``method`` keeps NetworkX's meaning ("dijkstra", "bellman-ford"; ``weight=None`` means
 unweighted) and also accepts a gpusp method name, which implies Bellman-Ford semantics
-for methods that take negative weights and Dijkstra semantics otherwise.
+for methods that take negative weights and Dijkstra semantics otherwise. With
+``weight=None`` the unweighted functions answer (breadth-first search, see
+``unweighted``), as in NetworkX; a gpusp "bfs" method name picks their method, an sssp
+method name runs that method on unit weights.
 """
 
 import networkx as nx
 import numpy as np
 
 from ..dispatch import networkx_algorithm
+from . import unweighted
 from .all_pairs import all_pairs_rows
 from .common import (all_pairs_should_run, as_csr, family_of, node_index, run_sssp,
                      sssp_should_run, weight_can_run)
@@ -38,7 +42,24 @@ def _single(graph, family, source, gpu_method, *, want_pred):
 
 
 @networkx_algorithm(**_policy)
+def has_path(G, source, target, *, method=None, **options):
+    """True when a breadth-first search from ``source`` reaches ``target`` (it stops
+    after the level that does)."""
+    graph = as_csr(G, None)
+    s = node_index(graph, source, f"Source {source} is not in G")
+    t = node_index(graph, target, f"Target {target} is not in G")
+    if s == t:
+        return True
+    host = unweighted.run_bfs(graph, [s], method=method, options=options, target=t,
+                              want_pred=False)
+    return bool(host.reached(t))
+
+
+@networkx_algorithm(**_policy)
 def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
+    bfs_method = unweighted.generic_bfs_method(weight, method)
+    if bfs_method is not None:
+        return unweighted.shortest_path_unweighted(G, source, target, bfs_method)
     graph, family, gpu_method = _resolve(G, weight, method)
     if source is None:
         if target is None:
@@ -72,6 +93,9 @@ def _all_pairs_lengths(graph, family, gpu_method):
 
 @networkx_algorithm(**_policy)
 def shortest_path_length(G, source=None, target=None, weight=None, method="dijkstra"):
+    bfs_method = unweighted.generic_bfs_method(weight, method)
+    if bfs_method is not None:
+        return unweighted.shortest_path_length_unweighted(G, source, target, bfs_method)
     graph, family, gpu_method = _resolve(G, weight, method)
     if source is None:
         if target is None:
