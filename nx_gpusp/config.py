@@ -19,6 +19,7 @@ __all__ = ["GpuspConfig", "OPTIONS", "DEFAULT_CONFIG", "default_config", "get_co
 
 # problem of the method registry that each "<family>_method" option names
 METHOD_OPTIONS = {
+    "bfs_method": "bfs",
     "dijkstra_method": "sssp",
     "bellman_ford_method": "sssp",
     "floyd_warshall_method": "floyd-warshall",
@@ -29,6 +30,7 @@ METHOD_OPTIONS = {
 OPTIONS = {
     "device": ("auto", "'auto' (CUDA when CuPy sees a GPU, else NumPy), 'cuda', "
                        "'cuda:N' (GPU number N) or 'cpu' (the NumPy twins)"),
+    "bfs_method": ("auto", "default method of the unweighted (breadth-first) functions"),
     "dijkstra_method": ("auto", "default method of the Dijkstra functions"),
     "bellman_ford_method": ("auto", "default method of the Bellman-Ford functions"),
     "floyd_warshall_method": ("auto", "default Floyd-Warshall method"),
@@ -113,6 +115,7 @@ class GpuspConfig(Config):
     """
 
     device: str = "auto"
+    bfs_method: str = "auto"
     dijkstra_method: str = "auto"
     bellman_ford_method: str = "auto"
     floyd_warshall_method: str = "auto"

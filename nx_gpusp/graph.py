@@ -7,7 +7,6 @@ directions; ``weights`` are int64 (exact integer weights) or float64.
 """
 
 import functools
-from types import SimpleNamespace
 
 import numpy as np
 
@@ -273,14 +272,13 @@ class CSRGraph:
 
     # -- device copies ---------------------------------------------------------------
     def on(self, ex):
-        """CSR arrays on the executor's device (cached): indptr, indices, weights."""
+        """CSR arrays on the executor's device (cached): indptr, indices, and weights
+        when first read (breadth-first search never reads them)."""
         dev = self._device.get(ex.name)
         if dev is None:
-            nbytes = self.indptr.nbytes + self.indices.nbytes + self.weights.nbytes
+            nbytes = self.indptr.nbytes + self.indices.nbytes
             ex.require_bytes(nbytes, f"the CSR graph ({self.n} nodes, {self.m} arcs)")
-            dev = SimpleNamespace(
-                indptr=ex.asarray(self.indptr), indices=ex.asarray(self.indices),
-                weights=ex.asarray(self.weights), n=self.n, m=self.m)
+            dev = DeviceCSR(self, ex)
             self._device[ex.name] = dev
         return dev
 
@@ -333,6 +331,23 @@ class CSRGraph:
     def __repr__(self):
         kind = "directed" if self.directed else "undirected"
         return f"<CSRGraph {kind}, {self.n} nodes, {self.m} arcs, {self.weights.dtype}>"
+
+
+class DeviceCSR:
+    """A CSRGraph's arrays on one device: ``indptr``, ``indices``, ``n``, ``m``, and
+    ``weights`` uploaded on first use; derived arrays are cached as attributes."""
+
+    def __init__(self, graph, ex):
+        self._graph, self._ex = graph, ex
+        self.indptr = ex.asarray(graph.indptr)
+        self.indices = ex.asarray(graph.indices)
+        self.n, self.m = graph.n, graph.m
+
+    @functools.cached_property
+    def weights(self):
+        graph, ex = self._graph, self._ex
+        ex.require_bytes(graph.weights.nbytes, f"the weights of {graph.m} arcs")
+        return ex.asarray(graph.weights)
 
 
 def _merge_parallel_arcs(n, src, dst, w):

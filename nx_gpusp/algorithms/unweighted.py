@@ -24,19 +24,22 @@ from itertools import islice
 
 import networkx as nx
 
+from ..config import get_config
 from ..dispatch import networkx_algorithm
 from ..executor import get_executor
 from ..methods import choose, get_method
-from ..results import HostSSSP
+from ..results import HostSSSP, distance_order
 from ..solvers.apsp.progress import Progress
 from ..solvers.sssp.bfs import distances_from_levels, level_predecessors
 from .all_pairs import all_pairs_rows
-from .common import as_csr, node_index, sssp_should_run, weight_can_run
+from .common import (all_pairs_should_run, as_csr, node_index, sssp_should_run,
+                     weight_can_run)
 
 __all__ = ["run_bfs", "bfs_depth", "generic_bfs_method", "shortest_path_unweighted",
            "shortest_path_length_unweighted"]
 
 _policy = {"can_run": weight_can_run, "should_run": sssp_should_run}
+_all_pairs_policy = {"can_run": weight_can_run, "should_run": all_pairs_should_run}
 
 
 def bfs_depth(cutoff):
@@ -63,19 +66,22 @@ def run_bfs(graph, sources, *, method=None, options=None, depth=None, want_pred=
             target=None):
     """One BFS from source indices (levels up to ``depth``; stops after the level that
     reaches the index ``target``). Returns HostSSSP with int64 distances."""
-    m = choose("bfs", method, graph, negative_ok=False)
+    m = choose("bfs", method or get_config().bfs_method, graph, negative_ok=False)
     opts = m.check_options(options or {})
     ex = get_executor()
     result = m.load()(ex, graph, sources, cutoff=depth, want_pred=want_pred, target=target,
                       **opts)
+    order = None
+    if ex.is_cuda:  # the level order, sorted on the device (see results.to_host)
+        order = ex.to_host(distance_order(ex.xp, result.dist))  # UNSEEN: int32's maximum
     dist = distances_from_levels(ex.to_host(result.dist))  # int32 over the bus
     pred = ex.to_host(result.pred) if want_pred else None
-    return HostSSSP(graph, dist, pred, result.sources)
+    return HostSSSP(graph, dist, pred, result.sources, order=order)
 
 
 def _reversed_paths(host):
-    """Paths of a search on the reverse graph, turned to end at its source."""
-    return {v: p[::-1] for v, p in host.paths().items()}
+    """Paths of a search on the reverse graph, turned to end at its source (lazily)."""
+    return host.paths(reverse=True)
 
 
 def _source(graph, source, message):
@@ -117,33 +123,38 @@ def single_target_shortest_path(G, target, cutoff=None, *, method=None, **option
 
 # -- all pairs -----------------------------------------------------------------------
 def _all_pairs_rows(G, cutoff, method, options, *, want_pred):
-    """(node, HostSSSP) for every node in node order. ``method``: an all-pairs method
-    (default "batched-bfs"), or a "bfs" method run one source after another."""
+    """A generator of (node, HostSSSP) for every node in node order, its arguments
+    checked now (see all_pairs_rows). ``method``: an all-pairs method (default
+    "batched-bfs"), or a "bfs" method run one source after another."""
     graph = as_csr(G, None)
     depth = bfs_depth(cutoff)
     name = "batched-bfs" if method in (None, "auto") else method
     if isinstance(name, str) and get_method("bfs", name) is not None:
-        labels = list(graph.nodes)
-        progress = Progress(f"all-pairs BFS ({name})", graph.n)
-        for s in range(graph.n):
-            yield labels[s], run_bfs(graph, [s], method=name, options=options, depth=depth,
-                                     want_pred=want_pred)
-            progress.advance(1)
-        return
-    yield from all_pairs_rows(graph, None, "dijkstra", method=name, options=options,
-                              cutoff=depth, want_pred=want_pred, lengths_only=not want_pred)
+        get_method("bfs", name).check_options(options)
+        return _bfs_rows(graph, name, options, depth, want_pred)
+    return all_pairs_rows(graph, None, "dijkstra", method=name, options=options,
+                          cutoff=depth, want_pred=want_pred, lengths_only=not want_pred)
 
 
-@networkx_algorithm(**_policy)
+def _bfs_rows(graph, name, options, depth, want_pred):
+    labels = list(graph.nodes)
+    progress = Progress(f"all-pairs BFS ({name})", graph.n)
+    for s in range(graph.n):
+        yield labels[s], run_bfs(graph, [s], method=name, options=options, depth=depth,
+                                 want_pred=want_pred)
+        progress.advance(1)
+
+
+@networkx_algorithm(**_all_pairs_policy)
 def all_pairs_shortest_path_length(G, cutoff=None, *, method=None, **options):
-    for v, host in _all_pairs_rows(G, cutoff, method, options, want_pred=False):
-        yield v, host.lengths()
+    rows = _all_pairs_rows(G, cutoff, method, options, want_pred=False)
+    return ((v, host.lengths()) for v, host in rows)
 
 
-@networkx_algorithm(**_policy)
+@networkx_algorithm(**_all_pairs_policy)
 def all_pairs_shortest_path(G, cutoff=None, *, method=None, **options):
-    for v, host in _all_pairs_rows(G, cutoff, method, options, want_pred=True):
-        yield v, host.paths()
+    rows = _all_pairs_rows(G, cutoff, method, options, want_pred=True)
+    return ((v, host.paths()) for v, host in rows)
 
 
 # -- one pair ------------------------------------------------------------------------
