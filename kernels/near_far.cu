@@ -81,7 +81,9 @@ __device__ __forceinline__ void lower_batch(T* dist, T cutoff, const int* v, con
 // threshold `thr` goes to the block's queue (q_v, q_d, *q_count < NF_QUEUE) instead of
 // the next frontier, and the block relaxes it in the same round (block sub-rounds); when
 // the queue is full it is appended as any other, and so is the whole queue after that
-// sub-round (team_rounds). q_v null: no inline.
+// sub-round (team_rounds); the count is read before the atomic, so that once the queue
+// is full the lowered vertices do not all contend for its counter (R-MAT: most of a
+// wave overflows). q_v null: no inline.
 template <typename T> struct RelaxVisitor {
     T* dist; int* stamp; int round; int* next_v; int* next_count; T cutoff;
     int* q_v = nullptr; T* q_d = nullptr; int* q_count = nullptr; T thr = T(0);
@@ -101,7 +103,8 @@ template <typename T> struct RelaxVisitor {
 #pragma unroll
         for (int j = 0; j < ARC_BATCH; ++j) {
             bool lowered = cand[j] < old[j];
-            if (lowered && q_v != nullptr && cand[j] < thr) {
+            if (lowered && q_v != nullptr && cand[j] < thr &&
+                *static_cast<volatile int*>(q_count) < NF_QUEUE) {
                 const int slot = atomicAdd(q_count, 1);  // shared memory
                 if (slot < NF_QUEUE) {
                     q_v[slot] = v[j];

@@ -189,3 +189,15 @@ def test_warm_up_at_import_follows_the_backend_priority(monkeypatch):
     assert warm_up_at_import(cfg)
     with pytest.raises(ValueError, match="warm_up"):
         cfg.warm_up = "call"
+
+
+def test_readme_lists_every_option():
+    from pathlib import Path
+
+    from nx_gpusp.config import OPTIONS
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    table = readme[readme.index("| option | default | meaning |"):]
+    rows = {line.split("|")[1].strip().strip("`") for line in table.splitlines()
+            if line.startswith("| `")}
+    assert set(OPTIONS) <= rows, set(OPTIONS) - rows
