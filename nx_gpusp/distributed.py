@@ -45,6 +45,7 @@ from .config import get_config
 from .executor import get_executor
 from .graph import CSRGraph
 from .results import rows_to_host
+from .solvers.apsp.floyd_warshall_dpx import path_bound
 from .solvers.apsp.measures import combine, reduce_batch, run_measure
 from .solvers.apsp.progress import Progress, logger
 
@@ -52,10 +53,11 @@ __all__ = ["active_client", "worker_device", "source_rows", "source_statistics",
            "scattered_graph", "rows_task", "statistics_task", "SHARES_PER_THREAD",
            "AHEAD_PER_THREAD", "SHARE_ROW_BYTES", "RETRIES"]
 
-SHARES_PER_THREAD = 4  # shares per worker thread: balance between workers, and a
-# retried share repeats a quarter of a thread's work at most
+SHARES_PER_THREAD = 2  # shares per worker thread: some balance between workers, and a
+# retried share repeats half a thread's work at most, while shares stay large (a
+# batched method's fixed cost per batch, its rounds, is paid once per share at least)
 AHEAD_PER_THREAD = 2  # all-pairs shares in flight (or finished, unread) per thread
-SHARE_ROW_BYTES = 1 << 30  # host rows of one all-pairs share, at most (before narrowing)
+SHARE_ROW_BYTES = 2 << 30  # host rows of one all-pairs share, at most
 RETRIES = 2  # Dask retries of a task that raised something other than an answer
 # errors that are the answer to the call: raised on the client, never retried
 ANSWERS = (nx.NetworkXException, ValueError, TypeError, ArithmeticError,
@@ -147,6 +149,18 @@ def _shares(sources, threads, max_share=None):
     return [sources[i:i + share] for i in range(0, len(sources), share)]
 
 
+def _row_bytes(graph, want_pred):
+    """Host bytes of one row: distances at the width ``narrowest_distances`` can need
+    at most (integers: the narrowest type above the path bound), predecessors int32."""
+    dtype = graph.distance_dtype()
+    width = dtype.itemsize
+    if dtype.kind == "i":
+        bound = path_bound(graph)
+        width = next(np.dtype(t).itemsize for t in (np.int8, np.int16, np.int32, np.int64)
+                     if bound < np.iinfo(t).max)
+    return max(graph.n, 1) * (width + 4 * want_pred)
+
+
 def _in_order(client, submit, count, ahead):
     """The values of tasks 0..count-1 in that order, as they finish: ``submit(i)``
     starts task i, at most ``ahead`` of them beyond the one the reader waits for.
@@ -200,8 +214,7 @@ def source_rows(ex, graph, method, options, *, cutoff, want_pred, sources=None):
 
 def _cluster_rows(client, graph, method, options, sources, cutoff, want_pred):
     threads = _threads(client)
-    row_bytes = max(graph.n, 1) * (graph.distance_dtype().itemsize + 4 * want_pred)
-    shares = _shares(sources, threads, max(1, SHARE_ROW_BYTES // row_bytes))
+    shares = _shares(sources, threads, SHARE_ROW_BYTES // _row_bytes(graph, want_pred))
     future = scattered_graph(client, graph)
     device = worker_device(get_config().device)
     token = uuid.uuid4().hex

@@ -265,9 +265,10 @@ def test_graph_scattered_once_and_tasks_on_both_workers(client):
     assert shares == nxd.SHARES_PER_THREAD * 2  # 120 sources, 2 threads
 
 
-def test_rows_stream_lazily_in_node_order(client):
+def test_rows_stream_lazily_in_node_order(client, monkeypatch):
     """The first row is read before most shares were submitted; stopping early
     cancels the rest; rows come in NetworkX's node order."""
+    monkeypatch.setattr(nxd, "SHARES_PER_THREAD", 8)  # 16 shares, 4 in flight
     G = random_graph(12, directed=True, n=160, p=0.03, labels="str")
     with CFG(device="cpu", dask_client=client), distributed.get_task_stream(client) as ts:
         rows = nx.all_pairs_dijkstra_path_length(G, backend="gpusp")
@@ -391,3 +392,16 @@ def test_dask_extras_are_declared():
     assert "dask-cuda>=24.2" in extras["dask-cuda"] and "nx-gpusp[dask]" in extras["dask-cuda"]
     assert any(r.startswith("dask[distributed]") for r in extras["test"])
     assert not any("dask" in r for r in project["project"]["dependencies"])
+
+
+def test_share_rows_bounded_in_bytes(client, monkeypatch):
+    """Shares of all-pairs rows hold at most SHARE_ROW_BYTES of host rows (int8 rows
+    here: unit weights, 60 vertices), so more shares run, with the same answer."""
+    G = random_graph(14, directed=False, n=60, p=0.1, weights="none")
+    with CFG(device="cpu"):
+        expected = plain(nx.all_pairs_shortest_path_length(G, backend="gpusp"))
+    monkeypatch.setattr(nxd, "SHARE_ROW_BYTES", 60 * 5)  # five int8 rows a share
+    with CFG(device="cpu", dask_client=client), distributed.get_task_stream(client) as ts:
+        got = plain(nx.all_pairs_shortest_path_length(G, backend="gpusp"))
+    same(got, expected)
+    assert len(tasks_of(ts)) == 12
