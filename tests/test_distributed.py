@@ -121,10 +121,12 @@ def compare(client, call, *, expect_tasks=True):
 ROW_CALLS = [
     ("all_pairs_dijkstra_path_length", {}),
     ("all_pairs_dijkstra_path_length", {"cutoff": 12}),
+    ("all_pairs_dijkstra_path_length", {"cutoff": 0}),
     ("all_pairs_dijkstra_path", {}),
     ("all_pairs_dijkstra", {"cutoff": 7.5}),
     ("all_pairs_shortest_path_length", {}),
     ("all_pairs_shortest_path_length", {"cutoff": 2}),
+    ("all_pairs_shortest_path", {"cutoff": 0}),
     ("all_pairs_shortest_path", {}),
     ("all_pairs_bellman_ford_path_length", {}),
     ("all_pairs_bellman_ford_path", {}),
@@ -405,3 +407,13 @@ def test_share_rows_bounded_in_bytes(client, monkeypatch):
         got = plain(nx.all_pairs_shortest_path_length(G, backend="gpusp"))
     same(got, expected)
     assert len(tasks_of(ts)) == 12
+
+
+def test_plain_dicts_with_lazy_results_off(client):
+    G = random_graph(15, directed=True, n=30, p=0.1, labels="tuple")
+    with CFG(device="cpu"):
+        expected = plain(nx.all_pairs_dijkstra(G, backend="gpusp"))
+    with CFG(device="cpu", dask_client=client, lazy_results=False):
+        got = list(nx.all_pairs_dijkstra(G, backend="gpusp"))
+    assert all(type(lengths) is dict and type(paths) is dict for _, (lengths, paths) in got)
+    same(got, expected)
