@@ -2,10 +2,10 @@
 
 A typed :class:`networkx.utils.configs.Config`: a value is checked when it is set, so a
 typo fails at the assignment with a message naming the option and what it takes. Every
-option can also be set by the environment variable ``NX_GPUSP_<OPTION>`` (upper case)
-before NetworkX is imported; a variable that cannot be read is reported with a warning
-and the default is kept (NetworkX reads this module while it is being imported, and an
-exception here would drop the whole backend).
+option but ``dask_client`` (a live object) can also be set by the environment variable
+``NX_GPUSP_<OPTION>`` (upper case) before NetworkX is imported; a variable that cannot
+be read is reported with a warning and the default is kept (NetworkX reads this module
+while it is being imported, and an exception here would drop the whole backend).
 """
 
 import os
@@ -54,7 +54,12 @@ OPTIONS = {
     "should_run_min_nodes_dense": (
         64,
         "automatic dispatch leaves Floyd-Warshall on graphs with fewer nodes to NetworkX"),
+    "dask_client": (None, "a distributed.Client: the all-pairs functions, johnson and the "
+                          "all-pairs measures split their sources across its workers "
+                          "(None: this process only)"),
 }
+# options that no environment variable can give (a live object)
+NOT_FROM_ENVIRONMENT = ("dask_client",)
 
 _DEVICE = re.compile(r"auto|cpu|cuda(:\d+)?")
 WARM_UP = ("auto", "import", "off")
@@ -66,6 +71,8 @@ def _check(key, value):
     """``value`` as option ``key`` takes it, or TypeError/ValueError naming the option."""
     default, doc = OPTIONS[key]
     where = f"nx.config.backends.gpusp.{key}"
+    if key == "dask_client":
+        return _check_client(where, value)
     if isinstance(default, bool):
         if not isinstance(value, bool):
             raise TypeError(f"{where} must be True or False, got {value!r}")
@@ -90,6 +97,22 @@ def _check(key, value):
         return value
     if value != "auto":
         _check_method(where, METHOD_OPTIONS[key], key, value)
+    return value
+
+
+def _check_client(where, value):
+    """None, or a distributed.Client (distributed is imported only for another value)."""
+    if value is None:
+        return None
+    try:
+        from distributed import Client
+    except ImportError:
+        raise TypeError(f"{where} must be None or a distributed.Client, got {value!r} "
+                        "(Dask is not installed: pip install 'nx-gpusp[dask]')") from None
+    if not isinstance(value, Client):
+        raise TypeError(f"{where} must be None or a distributed.Client, got {value!r} "
+                        "(e.g. distributed.Client(LocalCluster()) or "
+                        "Client('tcp://scheduler:8786'))")
     return value
 
 
@@ -125,6 +148,7 @@ class GpuspConfig(Config):
     should_run_min_edges: int = 50_000
     should_run_min_all_pairs_work: int = 100_000
     should_run_min_nodes_dense: int = 64
+    dask_client: object = None
 
     def _on_setattr(self, key, value):
         if key not in OPTIONS:
@@ -158,6 +182,8 @@ def _parse_env(key, raw):
 def _from_environment():
     values = {}
     for key in OPTIONS:
+        if key in NOT_FROM_ENVIRONMENT:
+            continue
         var = f"NX_GPUSP_{key.upper()}"
         raw = os.environ.get(var)
         if raw is None:

@@ -270,6 +270,20 @@ class CSRGraph:
                      weighted=False, number_of_edges=self._number_of_edges)
         return g
 
+    # -- pickling ---------------------------------------------------------------------
+    # what an unpickled graph rebuilds when it is asked for: the device copies (they
+    # belong to one process's device), the graphs derived from this one (each as large
+    # as the graph) and the label index
+    _NOT_PICKLED = ("_device", "__networkx_cache__", "reverse", "unit_weights", "node_index")
+
+    def __getstate__(self):
+        """The host arrays, labels and flags, with the cached scalars (sent to Dask
+        workers; nothing on a device crosses)."""
+        state = {k: v for k, v in self.__dict__.items() if k not in self._NOT_PICKLED}
+        state["_device"] = {}
+        state["__networkx_cache__"] = {}
+        return state
+
     # -- device copies ---------------------------------------------------------------
     def on(self, ex):
         """CSR arrays on the executor's device (cached): indptr, indices, and weights

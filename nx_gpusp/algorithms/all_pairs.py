@@ -5,13 +5,16 @@ A method is an "all-pairs" method (nx_gpusp.solvers.apsp: batched-spmm, batched-
 apsp-concurrent, dijkstra-per-thread), a Floyd-Warshall method (length functions only)
 or an "sssp" method (one source at a time). ``method="auto"`` runs Floyd-Warshall for
 the length functions on dense graphs whose matrix fits, else batched-spmm. Results
-stream in source chunks sized to free device memory.
+stream in source chunks sized to free device memory. With ``dask_client`` set, the
+all-pairs methods' sources are shared among its workers (nx_gpusp.distributed) and
+``method="auto"`` always picks one of them.
 """
 
 import numpy as np
 
 from ..config import get_config
 from ..dispatch import networkx_algorithm
+from ..distributed import active_client, source_rows
 from ..executor import get_executor
 from ..methods import METHODS, choose, get_method, load_all
 from ..results import HostSSSP, rows_to_host
@@ -41,7 +44,8 @@ def _plan(ex, graph, family, method, *, lengths_only):
     requested = method or cfg.all_pairs_method
     if lengths_only and ("floyd-warshall", requested) in METHODS:
         return "floyd-warshall", METHODS[("floyd-warshall", requested)]
-    if lengths_only and requested == "auto" and prefer_floyd_warshall(ex, graph):
+    if lengths_only and requested == "auto" and active_client() is None \
+            and prefer_floyd_warshall(ex, graph):
         return "floyd-warshall", choose("floyd-warshall", cfg.floyd_warshall_method, graph,
                                         negative_ok=True)
     if ("sssp", requested) in METHODS:
@@ -61,11 +65,10 @@ def _floyd_warshall_rows(ex, graph, m, options, cutoff):
 
 
 def _batched_rows(ex, graph, m, options, cutoff, want_pred):
-    batches = m.load()(ex, graph, np.arange(graph.n), cutoff=cutoff, want_pred=want_pred,
-                       **m.check_options(options))
-    for batch in batches:
-        dist, pred = rows_to_host(ex, batch.dist, batch.pred, cutoff)
-        for k, s in enumerate(batch.sources.tolist()):
+    rows = source_rows(ex, graph, m, m.check_options(options), cutoff=cutoff,
+                       want_pred=want_pred)
+    for sources, dist, pred in rows:
+        for k, s in enumerate(sources.tolist()):
             yield s, HostSSSP(graph, dist[k], None if pred is None else pred[k],
                               np.array([s]))
 

@@ -1,12 +1,14 @@
 """What the all-pairs measure functions (centrality, distance_measures, efficiency,
 wiener, generic's average_shortest_path_length) share: their can_run and should_run
 policies, and one call that returns per-source statistics reduced on the device
-(nx_gpusp.solvers.apsp.measures)."""
+(nx_gpusp.solvers.apsp.measures), on the workers of ``dask_client`` when one is set
+(nx_gpusp.distributed)."""
 
 from ..config import get_config
+from ..distributed import source_statistics
 from ..executor import get_executor
 from ..graph import CSRGraph
-from ..solvers.apsp.measures import measure_method, run_measure
+from ..solvers.apsp.measures import measure_method
 from .common import arc_count, check_weights
 
 __all__ = ["measure_can_run", "measure_should_run", "statistics", "refuse_precomputed"]
@@ -77,4 +79,4 @@ def statistics(graph, sources, measure, *, what, family="dijkstra", method=None,
                        negative_ok=family == "bellman-ford")
     opts = {"method": m.name, "method_options": m.check_options(options or {}),
             "columns": columns}
-    return run_measure(get_executor(), graph, sources, measure, opts, what=what)
+    return source_statistics(get_executor(), graph, sources, measure, opts, what=what)

@@ -1,0 +1,260 @@
+"""Many GPUs and many hosts: all-pairs rows and all-pairs measures on a Dask cluster.
+
+The work of the all-pairs functions, ``johnson`` and the all-pairs measures is one
+search per source, so it splits by sources. With ``nx.config.backends.gpusp.dask_client``
+set to a ``distributed.Client``, the sources are cut into shares and each share is one
+Dask task on one worker:
+
+- the graph goes to every worker once (``client.scatter(..., broadcast=True)``: host
+  arrays only, no labels, see ``CSRGraph.__getstate__``), and every task names that
+  one future; the scattered copy is kept for later calls on the same graph and client;
+- a task runs the same solver as one process would, on its worker's device: the
+  client's ``device`` is passed into the task ('cpu' stays the NumPy twin, 'cuda' and
+  'cuda:N' become the worker's own GPU, which dask-cuda makes the first one its
+  CUDA_VISIBLE_DEVICES shows, 'auto' is decided on the worker), never the worker's
+  own configuration;
+- an all-pairs task returns its share's host rows (narrowed distances, and
+  predecessor rows for paths); they stream back as tasks finish
+  (``distributed.as_completed``) and are handed on in source order, out-of-order
+  shares waiting in a buffer; only a window of shares is in flight ahead of the
+  reader, so rows are computed as they are read, as in one process;
+- a measure task reduces its share on its device to the per-source statistics
+  (``solvers.apsp.measures.reduce_batch``) and returns that small ``Partial``; the
+  client joins them with ``measures.combine``.
+
+A task whose worker dies is run again elsewhere by Dask (its scheduler's
+allowed-failures), and one that raises something other than an answer (a CUDA error,
+a lost connection) is retried (``retries``): the answer is complete either way.
+Errors that are the answer (a negative cycle, bad weights) come back as the task's
+value and are raised on the client with their NetworkX type, without retries.
+Progress: the Dask dashboard (task prefixes ``nx_gpusp-rows``, ``nx_gpusp-statistics``)
+and the ``nx_gpusp`` logger.
+
+Each function below returns the local stream when no client is set, so the algorithms
+call them whatever the configuration.
+"""
+
+import math
+import uuid
+import weakref
+
+import networkx as nx
+import numpy as np
+
+from .config import get_config
+from .executor import get_executor
+from .graph import CSRGraph
+from .results import rows_to_host
+from .solvers.apsp.floyd_warshall_dpx import path_bound
+from .solvers.apsp.measures import combine, reduce_batch, run_measure
+from .solvers.apsp.progress import Progress, logger
+
+__all__ = ["active_client", "worker_device", "source_rows", "source_statistics",
+           "scattered_graph", "rows_task", "statistics_task", "SHARES_PER_THREAD",
+           "AHEAD_PER_THREAD", "SHARE_ROW_BYTES", "RETRIES"]
+
+SHARES_PER_THREAD = 2  # shares per worker thread: some balance between workers, and a
+# retried share repeats half a thread's work at most, while shares stay large (a
+# batched method's fixed cost per batch, its rounds, is paid once per share at least)
+AHEAD_PER_THREAD = 2  # all-pairs shares in flight (or finished, unread) per thread
+SHARE_ROW_BYTES = 2 << 30  # host rows of one all-pairs share, at most
+RETRIES = 2  # Dask retries of a task that raised something other than an answer
+# errors that are the answer to the call: raised on the client, never retried
+ANSWERS = (nx.NetworkXException, ValueError, TypeError, ArithmeticError,
+           NotImplementedError)
+
+
+def active_client():
+    """``nx.config.backends.gpusp.dask_client`` (None: this process computes alone)."""
+    return get_config().dask_client
+
+
+def worker_device(device):
+    """The device a worker computes on for the client's ``device`` setting."""
+    if device.startswith("cuda"):
+        return "cuda"  # the worker's own GPU, whatever number the client's is
+    return device  # 'cpu', or 'auto' decided where the worker runs
+
+
+# -- the graph on the workers ------------------------------------------------------------
+_SCATTERED = weakref.WeakKeyDictionary()  # CSRGraph -> (client id, Future)
+
+
+def _worker_copy(graph):
+    """What a worker needs of ``graph``: its arrays and flags (shared, not copied),
+    without labels, device copies or derived graphs."""
+    return CSRGraph(graph.indptr, graph.indices, graph.weights, directed=graph.directed,
+                    multigraph=graph.multigraph, weighted=graph.weighted,
+                    weight_attr=graph.weight_attr, number_of_edges=graph._number_of_edges)
+
+
+def scattered_graph(client, graph):
+    """A Future of ``graph`` held by every worker: scattered once (broadcast), kept for
+    later calls on the same graph and client while Dask still holds it."""
+    entry = _SCATTERED.get(graph)
+    if entry is not None and entry[0] == client.id and entry[1].status == "finished":
+        return entry[1]
+    key = f"nx_gpusp-graph-{uuid.uuid4().hex}"
+    future = client.scatter({key: _worker_copy(graph)}, broadcast=True, hash=False)[key]
+    _SCATTERED[graph] = (client.id, future)
+    return future
+
+
+# -- tasks (run on the workers) ----------------------------------------------------------
+class _Raised:
+    """An answer that is an exception (raised again on the client)."""
+
+    def __init__(self, error):
+        self.error = error
+
+
+def _answer(task, *args):
+    try:
+        return task(*args)
+    except ANSWERS as err:
+        return _Raised(err)
+
+
+def _local_rows(ex, graph, method, options, sources, cutoff, want_pred):
+    """(sources, distance rows, predecessor rows or None) per device batch, on the host."""
+    batches = method.load()(ex, graph, sources, cutoff=cutoff, want_pred=want_pred,
+                            **options)
+    for batch in batches:
+        dist, pred = rows_to_host(ex, batch.dist, batch.pred, cutoff)
+        yield batch.sources, dist, pred
+
+
+def rows_task(graph, sources, method, options, cutoff, want_pred, device):
+    """A worker's share of all-pairs rows: the list of its device batches' host rows
+    (each batch narrowed on its own, as in one process)."""
+    ex = get_executor(device)
+    return list(_local_rows(ex, graph, method, options, sources, cutoff, want_pred))
+
+
+def statistics_task(graph, sources, measure, options, device):
+    """A worker's share of a measure: the Partial of its sources."""
+    return reduce_batch(get_executor(device), graph, sources, measure, options)
+
+
+# -- the client's side -------------------------------------------------------------------
+def _threads(client):
+    return max(1, sum(client.nthreads().values()))
+
+
+def _shares(sources, threads, max_share=None):
+    """``sources`` cut into consecutive shares, about SHARES_PER_THREAD per thread."""
+    share = max(1, math.ceil(len(sources) / (SHARES_PER_THREAD * threads)))
+    if max_share is not None:
+        share = max(1, min(share, max_share))
+    return [sources[i:i + share] for i in range(0, len(sources), share)]
+
+
+def _row_bytes(graph, want_pred):
+    """Host bytes of one row: distances at the width ``narrowest_distances`` can need
+    at most (integers: the narrowest type above the path bound), predecessors int32."""
+    dtype = graph.distance_dtype()
+    width = dtype.itemsize
+    if dtype.kind == "i":
+        bound = path_bound(graph)
+        width = next(np.dtype(t).itemsize for t in (np.int8, np.int16, np.int32, np.int64)
+                     if bound < np.iinfo(t).max)
+    return max(graph.n, 1) * (width + 4 * want_pred)
+
+
+def _in_order(client, submit, count, ahead):
+    """The values of tasks 0..count-1 in that order, as they finish: ``submit(i)``
+    starts task i, at most ``ahead`` of them beyond the one the reader waits for.
+    Unread tasks are cancelled when the reader stops early."""
+    from distributed import as_completed
+
+    done = as_completed(loop=client.loop, with_results=True)
+    futures, index, ready = {}, {}, {}
+    submitted = wanted = 0
+    try:
+        while wanted < count:
+            while submitted < count and submitted - wanted < ahead:
+                future = futures[submitted] = submit(submitted)
+                index[future.key] = submitted
+                done.add(future)
+                submitted += 1
+            while wanted not in ready:
+                future, value = next(done)
+                ready[index.pop(future.key)] = value
+            value = ready.pop(wanted)
+            del futures[wanted]
+            wanted += 1
+            if isinstance(value, _Raised):
+                raise value.error
+            yield value
+    finally:
+        ready.clear()
+        if futures:
+            try:
+                client.cancel(list(futures.values()))
+            except Exception:  # the client may be closing
+                pass
+
+
+def _task_key(kind, token, i):
+    return f"nx_gpusp-{kind}-{token}-{i}"
+
+
+def source_rows(ex, graph, method, options, *, cutoff, want_pred, sources=None):
+    """The rows of an all-pairs method (a Method; ``options`` already checked) from
+    ``sources`` (default: every vertex), in source order: (sources, distance rows,
+    predecessor rows or None) host arrays, one tuple per device batch. On the workers
+    of ``dask_client`` when one is set, else on ``ex``."""
+    sources = np.arange(graph.n, dtype=np.int64) if sources is None else \
+        np.asarray(sources, dtype=np.int64)
+    client = active_client()
+    if client is None or len(sources) == 0:
+        return _local_rows(ex, graph, method, options, sources, cutoff, want_pred)
+    return _cluster_rows(client, graph, method, options, sources, cutoff, want_pred)
+
+
+def _cluster_rows(client, graph, method, options, sources, cutoff, want_pred):
+    threads = _threads(client)
+    shares = _shares(sources, threads, SHARE_ROW_BYTES // _row_bytes(graph, want_pred))
+    future = scattered_graph(client, graph)
+    device = worker_device(get_config().device)
+    token = uuid.uuid4().hex
+    logger.info("all-pairs %s: %d sources in %d shares on %d Dask worker thread(s) "
+                "(dashboard: %s)", method.name, len(sources), len(shares), threads,
+                client.dashboard_link)
+
+    def submit(i):
+        return client.submit(_answer, rows_task, future, shares[i], method, options, cutoff,
+                             want_pred, device, key=_task_key("rows", token, i),
+                             retries=RETRIES, pure=False)
+
+    for batches in _in_order(client, submit, len(shares), AHEAD_PER_THREAD * threads):
+        yield from batches
+
+
+def source_statistics(ex, graph, sources, measure, options, *, what):
+    """The statistics ``measure`` of ``sources`` as one Partial (run_measure's
+    arguments): shares reduced on the workers of ``dask_client`` when one is set, else
+    on ``ex``; progress on the ``nx_gpusp`` logger either way."""
+    client = active_client()
+    sources = np.asarray(sources, dtype=np.int64)
+    if client is None or len(sources) == 0:
+        return run_measure(ex, graph, sources, measure, options, what=what)
+    threads = _threads(client)
+    shares = _shares(sources, threads)
+    future = scattered_graph(client, graph)
+    device = worker_device(get_config().device)
+    token = uuid.uuid4().hex
+    logger.info("%s: %d sources in %d shares on %d Dask worker thread(s) (dashboard: %s)",
+                what, len(sources), len(shares), threads, client.dashboard_link)
+
+    def submit(i):
+        return client.submit(_answer, statistics_task, future, shares[i], tuple(measure),
+                             options, device, key=_task_key("statistics", token, i),
+                             retries=RETRIES, pure=False)
+
+    progress = Progress(what, len(sources))
+    parts = []
+    for part in _in_order(client, submit, len(shares), len(shares)):
+        parts.append(part)
+        progress.advance(len(part.sources))
+    return combine(parts)

@@ -1,0 +1,419 @@
+"""The distributed path (nx_gpusp.distributed) on a CPU LocalCluster of 2 worker
+processes running the NumPy twin: every all-pairs function, johnson and every
+all-pairs measure gives what one process gives (values, key order, exception types),
+the work runs as Dask tasks on both workers with the graph scattered once, rows stream
+lazily, and a worker killed while shares are pending still leaves a complete, right
+answer. The dask_client option and CSRGraph's pickling are checked here too."""
+
+import itertools
+import logging
+import math
+import os
+import pickle
+import random
+import sys
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from graphs import assert_valid_path, graph_cases, random_graph
+
+distributed = pytest.importorskip("distributed")
+
+from nx_gpusp import distributed as nxd  # noqa: E402  (after the importorskip)
+from nx_gpusp.convert import from_networkx  # noqa: E402
+from nx_gpusp.executor import get_executor  # noqa: E402
+from nx_gpusp.results import materialize  # noqa: E402
+
+CASES = graph_cases(6, seed=18)
+NEGATIVE = [random_graph(180 + i, directed=True, negative=True, n=25, p=0.15,
+                         zero_fraction=0.2 * (i % 2)) for i in range(3)]
+CFG = nx.config.backends.gpusp
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None, silence_logs=logging.ERROR)
+    client = distributed.Client(cluster)
+    nx.config.warnings_to_ignore.add("cache")
+    try:
+        yield client
+    finally:
+        client.close()
+        cluster.close()
+
+
+def plain(value):
+    """A result with its generators, lists and lazy mappings made plain containers."""
+    if hasattr(value, "__next__") or isinstance(value, list):
+        return [plain(x) for x in value]
+    if isinstance(value, tuple):
+        return tuple(plain(x) for x in value)
+    value = materialize(value)
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
+def outcome(call):
+    """("ok", plain value) or ("raised", exception type, message)."""
+    try:
+        return ("ok", plain(call()))
+    except Exception as exc:  # noqa: BLE001  (the exception is the answer compared)
+        return ("raised", type(exc), str(exc))
+
+
+def same(got, expected, path=()):
+    """Equal values in the same key order; floats to 1e-12 (a sum over sources taken
+    in another grouping may differ in the last bits)."""
+    if isinstance(expected, dict):
+        assert isinstance(got, dict), (path, got)
+        assert list(got) == list(expected), (path, "keys or their order differ")
+        for k in expected:
+            same(got[k], expected[k], path + (k,))
+    elif isinstance(expected, (list, tuple)):
+        assert type(got) is type(expected) and len(got) == len(expected), (path, got)
+        for i, (a, b) in enumerate(zip(got, expected)):
+            same(a, b, path + (i,))
+    elif isinstance(expected, float):
+        assert type(got) is float, (path, got)
+        assert got == expected or math.isclose(got, expected, rel_tol=1e-12), (path, got,
+                                                                               expected)
+    else:
+        assert type(got) is type(expected) and got == expected, (path, got, expected)
+
+
+def tasks_of(stream):
+    """(task prefix, worker) of every nx_gpusp task in a get_task_stream record."""
+    out = []
+    for entry in stream.data:
+        key = entry["key"]
+        key = key[0] if isinstance(key, tuple) else key
+        if str(key).startswith("nx_gpusp-"):
+            out.append(("-".join(str(key).split("-")[:2]), entry["worker"]))
+    return out
+
+
+def compare(client, call, *, expect_tasks=True):
+    """One process's outcome and the cluster's, equal; the cluster's ran as Dask tasks
+    on both workers when it answered and ``expect_tasks``."""
+    with CFG(device="cpu"):
+        local = outcome(call)
+    with CFG(device="cpu", dask_client=client), distributed.get_task_stream(client) as ts:
+        spread = outcome(call)
+    assert CFG.dask_client is None
+    if local[0] == "raised":
+        assert spread[:2] == local[:2], (spread, local)
+        if local[1] is nx.NetworkXError:
+            assert spread[2] == local[2]
+        return local
+    assert spread[0] == "ok", spread
+    same(spread[1], local[1])
+    if expect_tasks:
+        tasks = tasks_of(ts)
+        assert tasks, "no nx_gpusp task ran on the cluster"
+    return local
+
+
+# -- all-pairs rows -----------------------------------------------------------------------
+ROW_CALLS = [
+    ("all_pairs_dijkstra_path_length", {}),
+    ("all_pairs_dijkstra_path_length", {"cutoff": 12}),
+    ("all_pairs_dijkstra_path_length", {"cutoff": 0}),
+    ("all_pairs_dijkstra_path", {}),
+    ("all_pairs_dijkstra", {"cutoff": 7.5}),
+    ("all_pairs_shortest_path_length", {}),
+    ("all_pairs_shortest_path_length", {"cutoff": 2}),
+    ("all_pairs_shortest_path", {"cutoff": 0}),
+    ("all_pairs_shortest_path", {}),
+    ("all_pairs_bellman_ford_path_length", {}),
+    ("all_pairs_bellman_ford_path", {}),
+    ("shortest_path", {"weight": "weight"}),
+    ("shortest_path", {}),
+    ("shortest_path_length", {"weight": "weight"}),
+    ("shortest_path_length", {"weight": "weight", "method": "bellman-ford"}),
+    ("shortest_path_length", {}),
+    ("johnson", {}),
+]
+
+
+@pytest.mark.parametrize("name,kwargs", ROW_CALLS, ids=[f"{n}-{k}" for n, k in ROW_CALLS])
+@pytest.mark.parametrize("case", range(len(CASES)), ids=[c[0] for c in CASES])
+def test_rows_agree_with_one_process(client, name, kwargs, case):
+    _, G = CASES[case]
+    func = getattr(nx, name)
+    expected = compare(client, lambda: func(G, backend="gpusp", **kwargs),
+                       expect_tasks=len(G) > 0)
+    if expected[0] == "ok" and name in ("all_pairs_dijkstra_path", "all_pairs_shortest_path"):
+        lengths = dict(nx.all_pairs_dijkstra_path_length(
+            G, weight=None if "shortest" in name else "weight"))
+        for s, paths in expected[1]:
+            for t, path in paths.items():
+                assert_valid_path(G, path, s, t, lengths[s][t],
+                                  None if "shortest" in name else "weight")
+
+
+@pytest.mark.parametrize("index", range(len(NEGATIVE)))
+@pytest.mark.parametrize("name", ["all_pairs_bellman_ford_path_length",
+                                  "all_pairs_bellman_ford_path", "johnson"])
+def test_negative_weights_agree_with_one_process(client, name, index):
+    G = NEGATIVE[index]
+    compare(client, lambda: getattr(nx, name)(G, backend="gpusp"))
+
+
+def test_errors_raised_on_the_workers_keep_their_type(client):
+    """A negative cycle is found by the workers' solver: NetworkXUnbounded on the
+    client, as in one process (returned by the task, not retried)."""
+    G = nx.DiGraph([(0, 1, {"weight": 2}), (1, 2, {"weight": -5}), (2, 0, {"weight": 1}),
+                    (2, 3, {"weight": 1})])
+    G.add_edges_from((i, i + 1, {"weight": 1}) for i in range(3, 30))
+    expected = compare(client, lambda: nx.all_pairs_bellman_ford_path_length(
+        G, backend="gpusp", method="batched-frontier"))
+    assert expected[:2] == ("raised", nx.NetworkXUnbounded)
+    for name, kwargs in (("johnson", {}), ("all_pairs_dijkstra_path_length", {}),
+                         ("closeness_centrality", {"distance": "weight"})):
+        got = compare(client, lambda: getattr(nx, name)(G, backend="gpusp", **kwargs),
+                      expect_tasks=False)
+        assert got[0] == "raised", (name, got)
+
+
+def test_methods_and_device_batches(client):
+    """Every all-pairs method that takes the graph, and device batches smaller than a
+    share (the ``batch`` option), give one process's rows."""
+    G = random_graph(7, directed=True, n=40, p=0.12)
+    for method in ("batched-spmm", "batched-frontier", "apsp-concurrent",
+                   "dijkstra-per-thread"):
+        for batch in ({}, {"batch": 2}) if method.startswith("batched") else ({},):
+            compare(client, lambda: nx.all_pairs_dijkstra_path_length(
+                G, backend="gpusp", method=method, **batch))
+    H = nx.Graph(G.to_undirected())
+    compare(client, lambda: nx.all_pairs_shortest_path_length(
+        H, backend="gpusp", method="batched-bfs", batch=3))
+
+
+# -- all-pairs measures -------------------------------------------------------------------
+MEASURE_CALLS = [
+    ("closeness_centrality", {}),
+    ("closeness_centrality", {"distance": "weight", "wf_improved": False}),
+    ("harmonic_centrality", {}),
+    ("harmonic_centrality", {"distance": "weight", "nbunch": [0, 1, 2, 3]}),
+    ("harmonic_centrality", {"sources": [1, 2, 4, 5, 6]}),
+    ("eccentricity", {}),
+    ("eccentricity", {"weight": "weight"}),
+    ("diameter", {}),
+    ("radius", {"weight": "weight"}),
+    ("center", {}),
+    ("periphery", {"weight": "weight"}),
+    ("barycenter", {}),
+    ("average_shortest_path_length", {}),
+    ("average_shortest_path_length", {"weight": "weight"}),
+    ("wiener_index", {"weight": "weight"}),
+    ("global_efficiency", {}),
+]
+
+
+def _relabel_int_arguments(G, kwargs):
+    """nbunch / sources given as positions become G's own node labels."""
+    nodes = list(G)
+    out = dict(kwargs)
+    for key in ("nbunch", "sources"):
+        if key in out:
+            out[key] = [nodes[i] for i in out[key] if i < len(nodes)]
+    return out
+
+
+MEASURE_GRAPHS = [random_graph(300 + i, directed=i % 2 == 0, n=30, p=0.15,
+                               weights=("int", "float")[i % 2], labels=("int", "str")[i % 2])
+                  for i in range(2)] + [
+    nx.relabel_nodes(nx.connected_watts_strogatz_graph(36, 4, 0.3, seed=5),
+                     {v: (v % 3, str(v)) for v in range(36)}),
+    random_graph(320, directed=False, n=30, p=0.08, disconnected=True)]
+_rng = random.Random(5)
+for _u, _v, _d in MEASURE_GRAPHS[2].edges(data=True):
+    _d["weight"] = _rng.randint(1, 9)
+
+
+@pytest.mark.parametrize("name,kwargs", MEASURE_CALLS,
+                         ids=[f"{n}-{k}" for n, k in MEASURE_CALLS])
+@pytest.mark.parametrize("index", range(len(MEASURE_GRAPHS)))
+def test_measures_agree_with_one_process(client, name, kwargs, index):
+    G = MEASURE_GRAPHS[index]
+    kw = _relabel_int_arguments(G, kwargs)
+    connected = nx.is_strongly_connected(G) if G.is_directed() else nx.is_connected(G)
+    # on a disconnected graph the others answer (or raise) before any search
+    compare(client, lambda: getattr(nx, name)(G, backend="gpusp", **kw),
+            expect_tasks=connected or "centrality" in name)
+
+
+# -- how the work is spread ---------------------------------------------------------------
+def test_graph_scattered_once_and_tasks_on_both_workers(client):
+    G = random_graph(11, directed=True, n=120, p=0.04)
+    before = {k for k in client.who_has() if str(k).startswith("nx_gpusp-graph")}
+    with CFG(device="cpu", dask_client=client), distributed.get_task_stream(client) as ts:
+        for _ in range(2):  # the converted graph is cached on G: scattered once
+            rows = dict(nx.all_pairs_dijkstra_path_length(G, backend="gpusp"))
+            assert len(rows) == 120
+    graphs = {k: w for k, w in client.who_has().items()
+              if str(k).startswith("nx_gpusp-graph") and k not in before}
+    assert len(graphs) == 1, graphs
+    (holders,) = graphs.values()
+    assert len(holders) == 2, "the graph is not on both workers"
+    tasks = tasks_of(ts)
+    assert {prefix for prefix, _ in tasks} == {"nx_gpusp-rows"}
+    assert len({worker for _, worker in tasks}) == 2, "one worker did all the work"
+    shares = len(tasks) // 2
+    assert shares == nxd.SHARES_PER_THREAD * 2  # 120 sources, 2 threads
+
+
+def test_rows_stream_lazily_in_node_order(client, monkeypatch):
+    """The first row is read before most shares were submitted; stopping early
+    cancels the rest; rows come in NetworkX's node order."""
+    monkeypatch.setattr(nxd, "SHARES_PER_THREAD", 8)  # 16 shares, 4 in flight
+    G = random_graph(12, directed=True, n=160, p=0.03, labels="str")
+    with CFG(device="cpu", dask_client=client), distributed.get_task_stream(client) as ts:
+        rows = nx.all_pairs_dijkstra_path_length(G, backend="gpusp")
+        first = list(itertools.islice(rows, 3))
+        rows.close()
+    assert [v for v, _ in first] == list(G)[:3]
+    ran = len(tasks_of(ts))
+    assert ran <= nxd.AHEAD_PER_THREAD * 2 + 1 < nxd.SHARES_PER_THREAD * 2, ran
+    with CFG(device="cpu", dask_client=client):
+        assert [v for v, _ in nx.all_pairs_dijkstra_path_length(G, backend="gpusp")] == \
+            list(G)
+
+
+class KillOnce(distributed.WorkerPlugin):
+    """Ends its worker's process (as a crash would) when the worker starts its
+    ``after``-th nx_gpusp rows task, once in the whole cluster (an exclusive marker
+    file): the nanny starts a new worker, the scheduler reruns the lost tasks."""
+
+    name = "nx-gpusp-kill-once"
+
+    def __init__(self, marker, after):
+        self.marker, self.after = marker, after
+
+    def setup(self, worker):
+        self.started = 0
+
+    def transition(self, key, start, finish, **kwargs):
+        if finish != "executing" or not str(key).startswith("nx_gpusp-rows"):
+            return
+        self.started += 1
+        if self.started != self.after:
+            return
+        try:
+            fd = os.open(self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            return
+        os.write(fd, str(os.getpid()).encode())
+        os.close(fd)
+        os._exit(1)
+
+
+def test_worker_killed_mid_run_still_gives_the_whole_answer(client, tmp_path):
+    import cloudpickle
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers need not import it
+    G = random_graph(13, directed=True, n=150, p=0.04, weights="float")
+    with CFG(device="cpu"):
+        expected = plain(nx.all_pairs_dijkstra_path_length(G, backend="gpusp"))
+    marker = tmp_path / "killed"
+    pids = set(client.run(os.getpid).values())
+    plugin = KillOnce(str(marker), after=2)
+    register = getattr(client, "register_plugin", None) or client.register_worker_plugin
+    register(plugin)
+    try:
+        with CFG(device="cpu", dask_client=client):
+            got = plain(nx.all_pairs_dijkstra_path_length(G, backend="gpusp"))
+    finally:
+        client.unregister_worker_plugin(KillOnce.name)
+    assert marker.exists(), "no worker was killed"
+    assert int(marker.read_text()) in pids
+    same(got, expected)
+    client.wait_for_workers(2, timeout=120)
+    assert int(marker.read_text()) not in set(client.run(os.getpid).values())
+
+
+# -- the option and the graph's pickling --------------------------------------------------
+def test_dask_client_option(client):
+    assert CFG.dask_client is None
+    with pytest.raises(TypeError, match="distributed.Client"):
+        CFG.dask_client = "tcp://127.0.0.1:8786"
+    with pytest.raises(TypeError, match="distributed.Client"):
+        CFG(dask_client=object())
+    with CFG(dask_client=client):
+        assert CFG.dask_client is client
+        assert nxd.active_client() is client
+    assert CFG.dask_client is None
+    CFG.dask_client = client
+    try:
+        assert CFG["dask_client"] is client
+    finally:
+        CFG.dask_client = None
+    assert nxd.worker_device("cuda:1") == "cuda" and nxd.worker_device("cpu") == "cpu"
+    assert nxd.worker_device("auto") == "auto"
+
+
+def test_dask_client_is_not_read_from_the_environment(monkeypatch):
+    from nx_gpusp.config import default_config
+
+    monkeypatch.setenv("NX_GPUSP_DASK_CLIENT", "tcp://127.0.0.1:8786")
+    assert default_config().dask_client is None
+
+
+def test_csr_graph_pickles_without_device_copies():
+    G = random_graph(21, directed=True, n=30, p=0.2, labels="tuple", multigraph=True)
+    graph = from_networkx(G, "weight")
+    graph.on(get_executor("cpu"))
+    assert graph.reverse.reverse is graph and graph.node_index
+    copy = pickle.loads(pickle.dumps(graph))
+    assert copy._device == {} and "reverse" not in copy.__dict__
+    for name in ("indptr", "indices", "weights"):
+        np.testing.assert_array_equal(getattr(copy, name), getattr(graph, name))
+    assert list(copy.nodes) == list(graph.nodes)
+    assert (copy.directed, copy.multigraph, copy.weighted, copy.number_of_edges()) == \
+        (graph.directed, graph.multigraph, graph.weighted, graph.number_of_edges())
+    np.testing.assert_array_equal(copy.reverse.indices, graph.reverse.indices)
+    worker = pickle.loads(pickle.dumps(nxd._worker_copy(graph)))
+    assert worker._nodes is None and worker.n == graph.n
+    with CFG(device="cpu"):
+        a = materialize(dict(nx.all_pairs_dijkstra_path_length(graph)))
+        b = materialize(dict(nx.all_pairs_dijkstra_path_length(copy)))
+    assert a == b
+
+
+def test_dask_extras_are_declared():
+    import tomllib
+    from pathlib import Path
+
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    extras = project["project"]["optional-dependencies"]
+    assert extras["dask"] == ["dask[distributed]>=2024.1"]
+    assert "dask-cuda>=24.2" in extras["dask-cuda"] and "nx-gpusp[dask]" in extras["dask-cuda"]
+    assert any(r.startswith("dask[distributed]") for r in extras["test"])
+    assert not any("dask" in r for r in project["project"]["dependencies"])
+
+
+def test_share_rows_bounded_in_bytes(client, monkeypatch):
+    """Shares of all-pairs rows hold at most SHARE_ROW_BYTES of host rows (int8 rows
+    here: unit weights, 60 vertices), so more shares run, with the same answer."""
+    G = random_graph(14, directed=False, n=60, p=0.1, weights="none")
+    with CFG(device="cpu"):
+        expected = plain(nx.all_pairs_shortest_path_length(G, backend="gpusp"))
+    monkeypatch.setattr(nxd, "SHARE_ROW_BYTES", 60 * 5)  # five int8 rows a share
+    with CFG(device="cpu", dask_client=client), distributed.get_task_stream(client) as ts:
+        got = plain(nx.all_pairs_shortest_path_length(G, backend="gpusp"))
+    same(got, expected)
+    assert len(tasks_of(ts)) == 12
+
+
+def test_plain_dicts_with_lazy_results_off(client):
+    G = random_graph(15, directed=True, n=30, p=0.1, labels="tuple")
+    with CFG(device="cpu"):
+        expected = plain(nx.all_pairs_dijkstra(G, backend="gpusp"))
+    with CFG(device="cpu", dask_client=client, lazy_results=False):
+        got = list(nx.all_pairs_dijkstra(G, backend="gpusp"))
+    assert all(type(lengths) is dict and type(paths) is dict for _, (lengths, paths) in got)
+    same(got, expected)

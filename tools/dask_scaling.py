@@ -1,0 +1,270 @@
+"""Measure how gpusp's Dask path scales: one GPU alone against a cluster of two.
+
+Two workloads, each timed in this one process first with no client (one device), then
+with ``nx.config.backends.gpusp.dask_client`` set to a cluster of --workers workers on
+the same host, with the speed-up (one device's time / the cluster's) and whether the
+answers agree:
+
+  rows       all-pairs lengths of --sources sources on the 1M-vertex 7-predecessor graph
+             (nx_gpusp.datasets.random_predecessors(2**20)): the rows of
+             nx_gpusp.distributed.source_rows (what all_pairs_dijkstra_path_length
+             streams), every row reaching this process as host arrays; rows of every
+             64th source are compared between the two runs
+  closeness  closeness_centrality on an R-MAT graph of 2**17 vertices (edge factor 8,
+             undirected, hop counts; built as tools/measures_probe.py builds it), called
+             through NetworkX on the converted graph
+
+Each time is the median of --repeat calls after one untimed call (kernel compilation,
+the graph's upload, on the cluster also its scatter to the workers). For the cluster
+the busiest worker's compute seconds (Dask's task stream) are printed beside the wall
+time: the difference is what the transfers and the scheduling cost. Target: each
+speed-up >= 1.8 on two GPUs.
+
+GPU mode (default): the cluster is dask-cuda's LocalCUDACluster (one worker per GPU),
+or, where dask_cuda does not import, Nannies of distributed whose CUDA_VISIBLE_DEVICES
+each start with their own GPU (what LocalCUDACluster does). NVLink multicast stays off:
+NCCL_NVLS_ENABLE=0 (and the PyTorch/NVSHMEM equivalents) is set in this process's
+environment before any worker starts, so every worker inherits it.
+
+--cpu: the same on a 2-worker CPU LocalCluster with the NumPy twin and small sizes
+(2**14 vertices, 256 sources; R-MAT 2**10), a check of the script that runs anywhere.
+
+On the 2-GPU machine, which has no network (wheels from tools/fetch_dask_wheels.sh,
+carried as .whl-dask/):
+    python3 -m pip install -q --no-index --no-deps --target /tmp/site-dask .whl-dask/*.whl
+    . tools/device_snapshot.sh
+    PYTHONPATH=/tmp/site-dask NCCL_NVLS_ENABLE=0 python3 tools/dask_scaling.py --json $OUT/dask.json
+
+Usage: python3 tools/dask_scaling.py [--cpu] [--only {rows,closeness}]... [--workers N]
+           [--sources N] [--pred-scale S] [--rmat-scale S] [--repeat N] [--json FILE]
+(needs the package installed, e.g. pip install -e ".[dask]")
+"""
+
+import os
+
+# before anything can start a worker process: every process below inherits these
+for _var, _value in (("NCCL_NVLS_ENABLE", "0"), ("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1"),
+                     ("NVSHMEM_DISABLE_NVLS", "1")):
+    os.environ[_var] = _value
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import logging  # noqa: E402
+import math  # noqa: E402
+import statistics  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+
+import networkx as nx  # noqa: E402
+import numpy as np  # noqa: E402
+
+from nx_gpusp import datasets  # noqa: E402
+from nx_gpusp import distributed as nxd  # noqa: E402
+from nx_gpusp.executor import get_executor  # noqa: E402
+from nx_gpusp.methods import choose  # noqa: E402
+
+WORKLOADS = ("rows", "closeness")
+TARGET = 1.8
+CHECK_EVERY = 64  # rows of every 64th source are kept and compared
+SIZES = {"gpu": {"pred_scale": 20, "sources": 4096, "rmat_scale": 17},
+         "cpu": {"pred_scale": 14, "sources": 256, "rmat_scale": 10}}
+RMAT_EDGE_FACTOR = 8
+
+
+def say(*args):
+    print(*args, flush=True)
+
+
+# -- clusters ------------------------------------------------------------------------------
+def start_cluster(args):
+    """(cluster, description) of --workers workers on this host."""
+    import distributed
+
+    if args.cpu:
+        cluster = distributed.LocalCluster(n_workers=args.workers, threads_per_worker=1,
+                                           processes=True, dashboard_address=":0",
+                                           silence_logs=logging.ERROR)
+        return cluster, f"LocalCluster, {args.workers} CPU worker processes"
+    devices = ",".join(str(i) for i in range(args.workers))
+    try:
+        from dask_cuda import LocalCUDACluster
+
+        cluster = LocalCUDACluster(CUDA_VISIBLE_DEVICES=devices, threads_per_worker=1,
+                                   dashboard_address=":0", silence_logs=logging.ERROR)
+        return cluster, f"dask-cuda LocalCUDACluster, GPUs {devices}"
+    except Exception as exc:  # not installed, or not working with this image's CUDA
+        say(f"no LocalCUDACluster ({type(exc).__name__}: {exc}); starting one Nanny per "
+            "GPU instead")
+    order = list(range(args.workers))
+    workers = {}
+    for i in order:
+        visible = ",".join(str(d) for d in order[i:] + order[:i])  # own GPU first
+        workers[f"gpu-{i}"] = {"cls": distributed.Nanny, "options": {
+            "nthreads": 1, "host": "127.0.0.1",
+            "env": {"CUDA_VISIBLE_DEVICES": visible, "NCCL_NVLS_ENABLE": "0"}}}
+    cluster = distributed.SpecCluster(
+        workers=workers, scheduler={"cls": distributed.Scheduler, "options": {
+            "host": "127.0.0.1", "dashboard_address": ":0"}},
+        silence_logs=logging.ERROR)
+    return cluster, f"distributed SpecCluster of Nannies, GPUs {devices}"
+
+
+def busiest_worker_seconds(stream):
+    """The largest sum of compute seconds of one worker in a get_task_stream record."""
+    busy = {}
+    for entry in stream.data:
+        for part in entry.get("startstops", ()):
+            if part.get("action") == "compute":
+                busy[entry["worker"]] = busy.get(entry["worker"], 0.0) + \
+                    part["stop"] - part["start"]
+    return max(busy.values()) if busy else None
+
+
+# -- workloads -----------------------------------------------------------------------------
+def rows_workload(args, size):
+    graph = datasets.random_predecessors(1 << size["pred_scale"])
+    sources = np.arange(min(size["sources"], graph.n), dtype=np.int64)
+    label = (f"all-pairs lengths, {len(sources)} sources, random-pred 2^{size['pred_scale']}"
+             f" ({graph.n} nodes, {graph.m} arcs)")
+
+    def run():
+        ex = get_executor()
+        method = choose("all-pairs", "auto", graph, negative_ok=False)
+        kept, rows = {}, 0
+        for srcs, dist, _ in nxd.source_rows(ex, graph, method, method.check_options({}),
+                                             cutoff=None, want_pred=False, sources=sources):
+            rows += len(srcs)
+            for k in np.flatnonzero(srcs % CHECK_EVERY == 0).tolist():
+                kept[int(srcs[k])] = dist[k].astype(np.int64)
+        if rows != len(sources):
+            raise RuntimeError(f"{rows} rows came back for {len(sources)} sources")
+        return kept
+
+    def agree(a, b):
+        return a.keys() == b.keys() and all(np.array_equal(a[s], b[s]) for s in a)
+
+    return label, graph, run, agree
+
+
+def closeness_workload(args, size):
+    graph = datasets.rmat(size["rmat_scale"], edge_factor=RMAT_EDGE_FACTOR, seed=1)
+    label = (f"closeness_centrality, R-MAT 2^{size['rmat_scale']} ({graph.n} nodes, "
+             f"{graph.m} arcs, hop counts)")
+
+    def run():
+        return nx.closeness_centrality(graph)  # a CSRGraph: dispatched to gpusp
+
+    def agree(a, b):
+        return list(a) == list(b) and all(math.isclose(a[k], b[k], rel_tol=1e-12)
+                                          for k in a)
+
+    return label, graph, run, agree
+
+
+BUILDERS = {"rows": rows_workload, "closeness": closeness_workload}
+
+
+def timed(run, repeat):
+    """(median seconds of ``repeat`` calls after an untimed one, their times, the last
+    answer)."""
+    out = run()
+    times = []
+    for _ in range(max(1, repeat)):
+        out = None
+        t0 = time.perf_counter()
+        out = run()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), times, out
+
+
+def free_device(graph):
+    """Let this process's device copies and CuPy's pool go before the workers start."""
+    for g in (graph, graph.__dict__.get("unit_weights"), graph.__dict__.get("reverse")):
+        if g is not None:
+            g._device.clear()
+    ex = get_executor()
+    if ex.is_cuda:
+        ex.xp.get_default_memory_pool().free_all_blocks()
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--cpu", action="store_true",
+                        help="2-worker CPU LocalCluster, NumPy twin, small sizes")
+    parser.add_argument("--only", action="append", choices=WORKLOADS)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--sources", type=int)
+    parser.add_argument("--pred-scale", type=int)
+    parser.add_argument("--rmat-scale", type=int)
+    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--json")
+    args = parser.parse_args(argv)
+    size = dict(SIZES["cpu" if args.cpu else "gpu"])
+    for key in ("sources", "pred_scale", "rmat_scale"):
+        if getattr(args, key) is not None:
+            size[key] = getattr(args, key)
+    cfg = nx.config.backends.gpusp
+    cfg.device = "cpu" if args.cpu else "cuda:0"
+    nx.config.warnings_to_ignore.add("cache")
+    import distributed
+
+    say(f"dask {distributed.__version__}, device of one process: {cfg.device}, "
+        f"NCCL_NVLS_ENABLE={os.environ['NCCL_NVLS_ENABLE']}")
+    workloads = []
+    for name in args.only or WORKLOADS:
+        t0 = time.perf_counter()
+        workloads.append((name, *BUILDERS[name](args, size)))
+        say(f"{name}: graph built in {time.perf_counter() - t0:.1f} s")
+    results = {}
+    for name, label, graph, run, agree in workloads:
+        one, times, answer = timed(run, args.repeat)
+        results[name] = {"what": label, "one_device_s": one, "one_device_runs": times}
+        results[name]["answer"] = answer
+        say(f"{name}: one device {one:.3f} s (runs {', '.join(f'{t:.3f}' for t in times)})")
+        free_device(graph)
+    cluster, what = start_cluster(args)
+    client = distributed.Client(cluster)
+    try:
+        client.wait_for_workers(args.workers, timeout=300)
+        say(f"cluster: {what}; dashboard {client.dashboard_link}")
+        for name, label, graph, run, agree in workloads:
+            with cfg(dask_client=client):
+                run()  # untimed: scatter, uploads, kernel compilation on every worker
+                times, busy = [], []
+                out = None
+                for _ in range(max(1, args.repeat)):
+                    out = None
+                    with distributed.get_task_stream(client) as stream:
+                        t0 = time.perf_counter()
+                        out = run()
+                        times.append(time.perf_counter() - t0)
+                    busy.append(busiest_worker_seconds(stream))
+            r = results[name]
+            cluster_s = statistics.median(times)
+            r.update(cluster=what, workers=args.workers, cluster_s=cluster_s,
+                     cluster_runs=times, busiest_worker_compute_s=busy,
+                     speedup=r["one_device_s"] / cluster_s,
+                     agrees=bool(agree(r.pop("answer"), out)))
+            r["target_met"] = r["speedup"] >= TARGET
+            say(f"{name}: {args.workers} workers {cluster_s:.3f} s (runs "
+                f"{', '.join(f'{t:.3f}' for t in times)}; busiest worker computing "
+                f"{', '.join('-' if b is None else f'{b:.3f}' for b in busy)} s)")
+    finally:
+        client.close()
+        cluster.close()
+    say("")
+    say(f"{'workload':<60} {'1 device s':>10} {'cluster s':>10} {'speed-up':>9}  agrees  "
+        f"target >= {TARGET}")
+    for name, r in results.items():
+        say(f"{r['what'][:60]:<60} {r['one_device_s']:>10.3f} {r['cluster_s']:>10.3f} "
+            f"{r['speedup']:>8.2f}x  {'yes' if r['agrees'] else 'NO':<6}  "
+            f"{'met' if r['target_met'] else 'NOT met'}")
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump({"mode": "cpu" if args.cpu else "gpu", "sizes": size,
+                       "results": results}, fh, indent=2)
+    return 0 if all(r["agrees"] for r in results.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
