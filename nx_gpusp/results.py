@@ -410,7 +410,8 @@ class RowsMap(LazyMapping):
 
 def materialize(obj):
     """Plain Python containers for a result: lazy mappings become dicts (recursively),
-    tuples and lists are rebuilt, generators yield materialized items."""
+    tuples and dicts are rebuilt with materialized items, generators yield materialized
+    items; anything else is returned as it is."""
     if isinstance(obj, LazyMapping):
         return {k: materialize(v) for k, v in obj.items()} if isinstance(obj, RowsMap) \
             else obj.copy()
