@@ -49,7 +49,8 @@ from .solvers.apsp.floyd_warshall_dpx import path_bound
 from .solvers.apsp.measures import combine, reduce_batch, run_measure
 from .solvers.apsp.progress import Progress, logger
 
-__all__ = ["active_client", "worker_device", "source_rows", "source_statistics",
+__all__ = ["active_client", "worker_device", "local_gpu_client", "source_rows",
+           "source_statistics",
            "scattered_graph", "rows_task", "statistics_task", "SHARES_PER_THREAD",
            "AHEAD_PER_THREAD", "SHARE_ROW_BYTES", "RETRIES"]
 
@@ -124,16 +125,73 @@ def _local_rows(ex, graph, method, options, sources, cutoff, want_pred):
         yield batch.sources, dist, pred
 
 
+def _task_device(device):
+    """The device of the worker running the task: a worker of :func:`local_gpu_client`
+    names its own GPU; any other worker's 'cuda' is its first visible GPU."""
+    if device == "cuda":
+        from distributed import get_worker
+
+        try:
+            return getattr(get_worker(), GPU_ATTRIBUTE, device)
+        except ValueError:  # not on a worker (tests call the tasks directly)
+            return device
+    return device
+
+
 def rows_task(graph, sources, method, options, cutoff, want_pred, device):
     """A worker's share of all-pairs rows: the list of its device batches' host rows
     (each batch narrowed on its own, as in one process)."""
-    ex = get_executor(device)
+    ex = get_executor(_task_device(device))
     return list(_local_rows(ex, graph, method, options, sources, cutoff, want_pred))
 
 
 def statistics_task(graph, sources, measure, options, device):
     """A worker's share of a measure: the Partial of its sources."""
-    return reduce_batch(get_executor(device), graph, sources, measure, options)
+    return reduce_batch(get_executor(_task_device(device)), graph, sources, measure,
+                        options)
+
+
+# -- one host: a worker per GPU in this process --------------------------------------------
+GPU_ATTRIBUTE = "nx_gpusp_device"
+
+
+def _one_gpu_per_worker():
+    """A worker plugin: worker number i (LocalCluster names its workers 0, 1, ...)
+    computes on device 'cuda:i'."""
+    from distributed import WorkerPlugin
+
+    class OneGPUPerWorker(WorkerPlugin):
+        name = "nx_gpusp-one-gpu-per-worker"
+
+        def setup(self, worker):
+            setattr(worker, GPU_ATTRIBUTE, f"cuda:{int(worker.name)}")
+
+    return OneGPUPerWorker()
+
+
+def local_gpu_client(gpus=None, **cluster_options):
+    """A ``distributed.Client`` of a cluster inside this process: one worker thread per
+    GPU (``gpus``: how many, default every GPU CuPy sees), worker i computing on GPU i.
+
+    On one host this beats a cluster of processes for all-pairs rows: a task's rows are
+    handed to the caller by reference instead of crossing a socket (measured on 2 H200s,
+    4,096 rows of a 1M-vertex graph, 4 GiB: a 2-process dask-cuda cluster took 4.98 s,
+    twice one GPU's 2.29 s, for the transfers). Python's lock is shared by the workers,
+    which spend their time waiting on their GPUs."""
+    from distributed import Client, LocalCluster
+
+    if gpus is None:
+        from .executor import _cupy
+
+        cp = _cupy()
+        if cp is None:
+            raise RuntimeError("nx_gpusp: no CUDA GPU (CuPy) here for local_gpu_client")
+        gpus = cp.cuda.runtime.getDeviceCount()
+    cluster = LocalCluster(n_workers=gpus, threads_per_worker=1, processes=False,
+                           **cluster_options)
+    client = Client(cluster)
+    client.register_plugin(_one_gpu_per_worker())
+    return client
 
 
 # -- the client's side -------------------------------------------------------------------

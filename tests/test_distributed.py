@@ -417,3 +417,22 @@ def test_plain_dicts_with_lazy_results_off(client):
         got = list(nx.all_pairs_dijkstra(G, backend="gpusp"))
     assert all(type(lengths) is dict and type(paths) is dict for _, (lengths, paths) in got)
     same(got, expected)
+
+
+def test_local_gpu_client_gives_each_worker_its_own_gpu():
+    """local_gpu_client: worker threads in this process, worker i on 'cuda:i' (tasks
+    ask for 'cuda'); on the NumPy twin ('cpu') the answer equals one process's."""
+    client = nxd.local_gpu_client(2, dashboard_address=":0", silence_logs=logging.ERROR)
+    try:
+        workers = sorted(client.scheduler_info()["workers"])
+        devices = client.gather([client.submit(nxd._task_device, "cuda", workers=[w],
+                                               pure=False) for w in workers])
+        assert sorted(devices) == ["cuda:0", "cuda:1"]
+        assert client.gather(client.submit(nxd._task_device, "cpu", pure=False)) == "cpu"
+        G = random_graph(3, n=25, p=0.15)
+        expected = dict(nx.all_pairs_dijkstra_path_length(G, backend="gpusp"))
+        with nx.config.backends.gpusp(dask_client=client, device="cpu"):
+            assert dict(nx.all_pairs_dijkstra_path_length(G, backend="gpusp")) == expected
+    finally:
+        client.close()
+        client.cluster.close()

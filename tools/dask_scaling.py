@@ -35,7 +35,10 @@ carried as .whl-dask/):
     . tools/device_snapshot.sh
     PYTHONPATH=/tmp/site-dask NCCL_NVLS_ENABLE=0 python3 tools/dask_scaling.py --json $OUT/dask.json
 
-Usage: python3 tools/dask_scaling.py [--cpu] [--only {rows,closeness}]... [--workers N]
+--in-process: the cluster of nx_gpusp.distributed.local_gpu_client instead (one worker
+thread per GPU inside this process: rows reach the caller by reference, no socket).
+
+Usage: python3 tools/dask_scaling.py [--cpu] [--in-process] [--only {rows,closeness}]... [--workers N]
            [--sources N] [--pred-scale S] [--rmat-scale S] [--repeat N] [--json FILE]
 (needs the package installed, e.g. pip install -e ".[dask]")
 """
@@ -193,6 +196,9 @@ def main(argv=None):
                         help="2-worker CPU LocalCluster, NumPy twin, small sizes")
     parser.add_argument("--only", action="append", choices=WORKLOADS)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--in-process", action="store_true",
+                        help="the cluster of nx_gpusp.distributed.local_gpu_client: one "
+                             "worker thread per GPU in this process")
     parser.add_argument("--sources", type=int)
     parser.add_argument("--pred-scale", type=int)
     parser.add_argument("--rmat-scale", type=int)
@@ -222,8 +228,16 @@ def main(argv=None):
         results[name]["answer"] = answer
         say(f"{name}: one device {one:.3f} s (runs {', '.join(f'{t:.3f}' for t in times)})")
         free_device(graph)
-    cluster, what = start_cluster(args)
-    client = distributed.Client(cluster)
+    if args.in_process:
+        from nx_gpusp.distributed import local_gpu_client
+
+        client = local_gpu_client(args.workers, dashboard_address=":0",
+                                  silence_logs=logging.ERROR)
+        cluster = client.cluster
+        what = f"local_gpu_client: {args.workers} worker threads in this process"
+    else:
+        cluster, what = start_cluster(args)
+        client = distributed.Client(cluster)
     try:
         client.wait_for_workers(args.workers, timeout=300)
         say(f"cluster: {what}; dashboard {client.dashboard_link}")
