@@ -10,7 +10,8 @@ import numpy as np
 
 from ..dispatch import networkx_algorithm
 from .common import as_csr, node_index
-from .measures import measure_can_run, measure_should_run, statistics
+from .measures import (closeness_reverses, harmonic_reverses, measure_can_run,
+                       measure_should_run, statistics)
 
 __all__ = ["closeness_values"]
 
@@ -29,7 +30,8 @@ def closeness_values(reached, totals, n, wf_improved):
     return out.tolist()
 
 
-@networkx_algorithm(can_run=measure_can_run("distance"), should_run=measure_should_run("u"))
+@networkx_algorithm(can_run=measure_can_run("distance", reverses=closeness_reverses),
+                    should_run=measure_should_run("u"))
 def closeness_centrality(G, u=None, distance=None, wf_improved=True, *, method=None,
                          **options):
     graph = as_csr(G, distance)
@@ -49,7 +51,8 @@ def closeness_centrality(G, u=None, distance=None, wf_improved=True, *, method=N
     return dict(zip(graph.nodes, values))
 
 
-@networkx_algorithm(can_run=measure_can_run("distance"), should_run=measure_should_run())
+@networkx_algorithm(can_run=measure_can_run("distance", reverses=harmonic_reverses),
+                    should_run=measure_should_run())
 def harmonic_centrality(G, nbunch=None, distance=None, sources=None, *, method=None,
                         **options):
     graph = as_csr(G, distance)
