@@ -171,11 +171,21 @@ class EdgeDataGraph:
 
     def __init__(self, G):
         self._adj = G._adj
+        self._pred = G._pred if G.is_directed() else G._adj
         self.graph = G.graph
         self._directed = G.is_directed()
         self._multigraph = G.is_multigraph()
         self._converted = {}  # attribute name (None: unweighted) -> CSRGraph
         self.__networkx_cache__ = {}
+
+    def reversed(self):
+        """The edge data of NetworkX's reversed view of G (``G.reverse(copy=False)``:
+        the arc (v, u), with the data of G's edge (u, v), for each edge), converted
+        afresh: a weight function is then called as weight(v, u, d)."""
+        view = object.__new__(EdgeDataGraph)
+        view.__dict__.update(self.__dict__, _adj=self._pred, _pred=self._adj, _converted={},
+                             __networkx_cache__={})
+        return view
 
     def is_directed(self):
         return self._directed

@@ -11,7 +11,7 @@ from ..results import to_host
 from ..solvers.sssp.tree import shortest_path_tree
 
 __all__ = ["as_csr", "check_weights", "node_index", "run_sssp", "weight_can_run", "sssp_should_run",
-           "attribute_weight_can_run", "REVERSED_WEIGHT_FUNCTION",
+           "attribute_weight_can_run", "reversed_graph",
            "all_pairs_should_run", "arc_count", "family_of"]
 
 
@@ -91,21 +91,18 @@ def _weight_arg(arguments):
 
 
 def weight_can_run(arguments):
-    """Weight functions run on gpusp (evaluated once per arc at conversion), except where
-    NetworkX evaluates them on the reversed graph: shortest_path(_length) with a target
-    and no source on a directed graph calls weight(v, u, d) for the edge (u, v)."""
-    weight = _weight_arg(arguments)
-    if callable(weight) and "source" in arguments and arguments["source"] is None \
-            and arguments.get("target") is not None:
-        G = arguments.get("G")
-        if G is not None and G.is_directed():
-            return REVERSED_WEIGHT_FUNCTION
+    """Weight functions run on gpusp too (evaluated once per arc for each call)."""
     return True
 
 
-REVERSED_WEIGHT_FUNCTION = (
-    "NetworkX evaluates the weight function on the reversed graph here (weight(v, u, d) "
-    "for the edge (u, v)); left to NetworkX")
+def reversed_graph(G, graph, weight):
+    """The graph a search toward a target runs on, as NetworkX's: ``graph.reverse``
+    (``graph`` = as_csr(G, weight)), except that a weight function on a directed G is
+    called as NetworkX calls it on ``G.reverse()``: weight(v, u, d) for G's edge (u, v)."""
+    if callable(weight) and graph.directed:
+        edges = G if isinstance(G, EdgeDataGraph) else EdgeDataGraph(G)
+        return as_csr(edges.reversed(), weight)
+    return graph.reverse
 
 
 def attribute_weight_can_run(arguments):

@@ -18,7 +18,7 @@ from ..results import AllShortestPathsMap, sources_first
 from . import unweighted
 from .all_pairs import all_pairs_rows
 from .common import (all_pairs_should_run, as_csr, check_weights, family_of, node_index,
-                     run_sssp, sssp_should_run, weight_can_run)
+                     reversed_graph, run_sssp, sssp_should_run, weight_can_run)
 from .measures import measure_can_run, measure_should_run, statistics
 from .weighted import tight_arcs
 
@@ -68,7 +68,8 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
         if target is None:
             return _all_pairs_paths(graph, family, gpu_method)
         t = node_index(graph, target, f"Target {target} not in G")
-        host = _single(graph.reverse, family, t, gpu_method, want_pred=True)
+        host = _single(reversed_graph(G, graph, weight), family, t, gpu_method,
+                       want_pred=True)
         return host.paths(reverse=True)
     s = node_index(graph, source, f"Source {source} not in G")
     if target is None:
@@ -104,7 +105,8 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
         if target is None:
             return _all_pairs_lengths(graph, family, gpu_method)
         t = node_index(graph, target, f"Target {target} not in G")
-        return _single(graph.reverse, family, t, gpu_method, want_pred=False).lengths()
+        return _single(reversed_graph(G, graph, weight), family, t, gpu_method,
+                       want_pred=False).lengths()
     s = node_index(graph, source, f"Source {source} not in G")
     if target is None:
         return _single(graph, family, s, gpu_method, want_pred=False).lengths()

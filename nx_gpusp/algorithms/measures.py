@@ -3,18 +3,13 @@ wiener, generic's average_shortest_path_length) share: their can_run and should_
 policies, and one call that returns per-source statistics reduced on the device
 (nx_gpusp.solvers.apsp.measures)."""
 
-from collections.abc import Iterator
-
-import networkx as nx
-
 from ..config import get_config
 from ..executor import get_executor
 from ..graph import CSRGraph
 from ..solvers.apsp.measures import measure_method, run_measure
-from .common import REVERSED_WEIGHT_FUNCTION, arc_count, check_weights
+from .common import arc_count, check_weights
 
-__all__ = ["measure_can_run", "measure_should_run", "statistics", "refuse_precomputed",
-           "closeness_reverses", "harmonic_reverses"]
+__all__ = ["measure_can_run", "measure_should_run", "statistics", "refuse_precomputed"]
 
 FLOYD_WARSHALL_WEIGHT_FUNCTION = (
     "NetworkX's Floyd-Warshall methods read `weight` as an edge attribute name (a "
@@ -26,47 +21,21 @@ PRECOMPUTED = {
 }
 
 
-def measure_can_run(weight="weight", precomputed=(), reverses=None):
+def measure_can_run(weight="weight", precomputed=()):
     """can_run: refuse the ``precomputed`` arguments (names in PRECOMPUTED) when given,
-    and a weight function (parameter ``weight``) where NetworkX does not call it as
-    weight(u, v, d) on G's edges: on the reversed graph (``reverses(arguments)`` true)
-    or through a Floyd-Warshall ``method`` (which reads it as an attribute name)."""
+    and a weight function (parameter ``weight``) through a Floyd-Warshall ``method``
+    (NetworkX reads it as an attribute name there), so NetworkX runs those calls."""
 
     def can_run(arguments):
-        if callable(arguments.get(weight)):
-            if arguments.get("method") in ("floyd-warshall", "floyd-warshall-numpy"):
-                return FLOYD_WARSHALL_WEIGHT_FUNCTION
-            if reverses is not None and reverses(arguments):
-                return REVERSED_WEIGHT_FUNCTION
+        if callable(arguments.get(weight)) and \
+                arguments.get("method") in ("floyd-warshall", "floyd-warshall-numpy"):
+            return FLOYD_WARSHALL_WEIGHT_FUNCTION
         for name in precomputed:
             if arguments.get(name) is not None:
                 return PRECOMPUTED[name]
         return True
 
     return can_run
-
-
-def closeness_reverses(arguments):
-    """NetworkX's closeness_centrality searches G.reverse() when G is directed."""
-    G = arguments.get("G")
-    return G is not None and not isinstance(G, CSRGraph) and G.is_directed()
-
-
-def harmonic_reverses(arguments):
-    """NetworkX's harmonic_centrality searches the reversed view of a directed G when
-    its nbunch holds fewer nodes than its sources."""
-    G = arguments.get("G")
-    if G is None or isinstance(G, CSRGraph) or not G.is_directed():
-        return False
-    nbunch, sources = arguments.get("nbunch"), arguments.get("sources")
-    if isinstance(nbunch, Iterator) or isinstance(sources, Iterator):
-        return True  # counting them here would consume the call's own iterator
-    try:
-        targets = set(G.nbunch_iter(nbunch)) if nbunch is not None else G
-        origins = set(G.nbunch_iter(sources)) if sources is not None else G
-        return len(targets) < len(origins)
-    except (nx.NetworkXError, TypeError):  # the call itself reports a bad nbunch
-        return False
 
 
 def refuse_precomputed(**given):
