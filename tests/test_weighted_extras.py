@@ -576,3 +576,65 @@ def test_real_negative_weights(device, real):
     check_tree(H, pred, dist, s)
     with pytest.raises(nx.NetworkXError):
         nx.find_negative_cycle(H, s, backend="gpusp")
+
+
+# -- the solvers, on each device -----------------------------------------------------------
+@pytest.mark.parametrize("seed", range(12))
+def test_tight_arc_dag_solver(device, seed):
+    """tight_arc_dag on the device: exactly the tight in-arcs of each vertex, rows by
+    (tail distance, tail index), int and float distances, unreached tails left out."""
+    import numpy as np
+
+    from nx_gpusp.convert import from_networkx
+    from nx_gpusp.executor import get_executor
+    from nx_gpusp.graph import distance_inf
+    from nx_gpusp.solvers.sssp.tight_arcs import tight_arc_dag
+
+    G = random_graph(300 + seed, n=40, p=0.15, weights="int" if seed % 2 else "none",
+                     zero_fraction=0.3, directed=seed % 3 != 0, disconnected=True)
+    graph = from_networkx(G, "weight")
+    rng = np.random.default_rng(seed)
+    dist = rng.integers(0, 6, graph.n).astype(np.int64)
+    dist[rng.random(graph.n) < 0.2] = distance_inf(np.int64)
+    if seed % 4 == 0:
+        dist = np.where(dist == distance_inf(np.int64), np.inf, dist / 2.0)
+        graph = type(graph)(graph.indptr, graph.indices, graph.weights / 2.0,
+                            directed=graph.directed)
+    ex = get_executor()
+    indptr, tails = tight_arc_dag(ex, graph, ex.asarray(dist))
+    assert indptr.dtype == np.int64 and tails.dtype == np.int32 and indptr[-1] == len(tails)
+    inf = distance_inf(dist.dtype)
+    arc_tails = np.repeat(np.arange(graph.n), np.diff(graph.indptr))
+    for v in range(graph.n):
+        expect = sorted((dist[u], u) for u, h, w in zip(arc_tails, graph.indices, graph.weights)
+                        if h == v and dist[u] != inf and dist[v] != inf and dist[u] + w == dist[v])
+        assert [(dist[u], u) for u in tails[indptr[v]:indptr[v + 1]]] == expect, v
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_negative_cycle_solver(device, seed):
+    """negative_cycle on the device: a cycle of arcs, negative, reachable, from its
+    smallest vertex; None without a reachable negative cycle."""
+    import numpy as np
+
+    from nx_gpusp.convert import from_networkx
+    from nx_gpusp.executor import get_executor
+    from nx_gpusp.solvers.sssp.negative_cycle import negative_cycle
+
+    G = random_graph(500 + seed, n=30, p=0.12, weights="int")
+    for _, _, d in G.edges(data=True):
+        d["weight"] -= 4 + seed % 3
+    graph = from_networkx(G, "weight")
+    cycle = negative_cycle(get_executor(), graph, 0)
+    try:
+        nx.find_negative_cycle(G, 0)
+        has_cycle = True
+    except nx.NetworkXError as error:
+        has_cycle = "No negative cycles" not in str(error)
+    assert (cycle is not None) == has_cycle
+    if cycle is not None:
+        assert cycle[0] == cycle[-1] == min(cycle)
+        arcs = {(u, v): w for u, v, w in zip(np.repeat(np.arange(graph.n), np.diff(graph.indptr)),
+                                              graph.indices, graph.weights)}
+        assert sum(arcs[(u, v)] for u, v in zip(cycle, cycle[1:])) < 0
+        assert nx.has_path(G, 0, cycle[0])

@@ -14,7 +14,9 @@ import networkx as nx
 import numpy as np
 
 from ..dispatch import networkx_algorithm
+from ..methods import get_method
 from ..results import AllShortestPathsMap, sources_first
+from ..solvers.apsp.progress import Progress
 from . import unweighted
 from .all_pairs import all_pairs_rows
 from .common import (all_pairs_should_run, as_csr, check_weights, family_of, node_index,
@@ -176,8 +178,6 @@ class _AllPathsSearch:
     take) from the checks made here."""
 
     def __init__(self, G, weight, method, options):
-        from ..methods import get_method
-
         name = method if isinstance(method, str) else None
         self.options = options
         if weight is None or method == "unweighted":
@@ -223,7 +223,7 @@ def _deferred(error):
     """A generator that raises ``error`` when first read, where NetworkX's generator
     raises it."""
     raise error
-    yield  # noqa: unreachable (makes this a generator)
+    yield  # never reached: makes this function a generator
 
 
 def _networkx_errors(compute):
@@ -275,9 +275,11 @@ def single_source_all_shortest_paths(G, source, weight=None, method="dijkstra", 
 
 
 def _all_pairs_paths_rows(search, labels):
+    progress = Progress("all_pairs_all_shortest_paths", len(labels))
     for s, label in enumerate(labels):
         arcs = search.arcs(s)
         yield label, AllShortestPathsMap(arcs, sources_first(arcs.dist, arcs.sources))
+        progress.advance(1)
 
 
 @networkx_algorithm(can_run=weight_can_run, should_run=all_pairs_should_run)

@@ -73,10 +73,10 @@ def predecessor_cycle(ex, pred):
     anc = xp.where(pred < 0, xp.arange(n, dtype=np.int32), pred)
     for _ in range(max(1, n.bit_length() + 1)):  # 2**jumps >= n steps: onto the cycle
         anc = anc[anc]
-    on_cycle = (pred >= 0) & (pred[anc] >= 0)
-    if not bool(on_cycle.any()):
+    members = xp.flatnonzero((pred >= 0) & (pred[anc] >= 0))
+    if members.size == 0:
         return None
-    start = int(anc[int(xp.argmax(on_cycle))])
+    start = int(anc[int(members[0])])
     parents = ex.to_host(pred)
     back = [start]  # start, its predecessor, ... around the cycle
     v = int(parents[start])
