@@ -175,6 +175,14 @@ def test_hidden_edges_leave_bellman_ford_to_networkx(device, automatic):
         nx.single_source_bellman_ford_path_length(G, 3, weight=f)
     # the Dijkstra functions hide the edge, on gpusp
     assert nx.single_source_dijkstra_path_length(G, 3, weight=f, backend="gpusp") == {3: 0}
+    # generators refuse when called, not when read, so automatic dispatch can fall back
+    for fn in (nx.single_source_all_shortest_paths, nx.all_pairs_all_shortest_paths):
+        with pytest.raises(NotImplementedError):
+            fn(G, *([0] if fn is nx.single_source_all_shortest_paths else []), weight=f,
+               method="bellman-ford", backend="gpusp")
+    assert dict(nx.single_source_all_shortest_paths(G, 0, weight=f, method="bellman-ford")) \
+        == networkx_answer("single_source_all_shortest_paths", G, 0, weight=f,
+                           method="bellman-ford")
 
 
 # -- what NetworkX hands the function --------------------------------------------------------
@@ -289,6 +297,9 @@ def test_direct_backend_calls(device):
     with pytest.raises(NotImplementedError, match="edge data"):
         BackendInterface.single_source_dijkstra_path_length(from_networkx(G, "weight"), 0,
                                                             weight=f)
+    # a search toward a target calls it as NetworkX does on G.reverse()
+    assert dict(BackendInterface.shortest_path_length(G, target=3, weight=asymmetric)) == \
+        nx.shortest_path_length(G, target=3, weight=asymmetric)
 
 
 # -- calls left to NetworkX ------------------------------------------------------------------
