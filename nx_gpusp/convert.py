@@ -4,8 +4,13 @@
 order, multigraph parallel edges collapse to their minimum weight (NetworkX's own
 multigraph weight function), a missing attribute takes ``default``. Weights are checked
 here, once, so every algorithm can trust them.
+
+Weight functions (``weight=f(u, v, d)``) are evaluated by :func:`from_weight_function`
+for one call at a time; :class:`EdgeDataGraph` is what NetworkX's dispatcher gets from
+``convert_from_nx`` (and caches on G) when a call needs every edge attribute.
 """
 
+import functools
 import itertools
 import numbers
 from operator import itemgetter
@@ -15,7 +20,8 @@ import numpy as np
 
 from .graph import CSRGraph
 
-__all__ = ["from_networkx", "to_networkx", "validate_weights"]
+__all__ = ["from_networkx", "to_networkx", "validate_weights", "EdgeDataGraph",
+           "WeightFunctionGraph", "from_weight_function", "refuse_hidden_edges"]
 
 
 def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
@@ -28,17 +34,12 @@ def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
     adj = G._adj
     nodes = list(adj)
     n = len(nodes)
-    identity = all(type(v) is int and v == i for i, v in enumerate(nodes))
+    identity = identity_labels(nodes)
     degrees = np.fromiter(map(len, adj.values()), dtype=np.int64, count=n)
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(degrees, out=indptr[1:])
     m = int(indptr[-1])
-    heads = itertools.chain.from_iterable(adj.values())
-    if identity:
-        indices = np.fromiter(heads, dtype=np.int64, count=m)
-    else:
-        index = {v: i for i, v in enumerate(nodes)}
-        indices = np.fromiter(map(index.__getitem__, heads), dtype=np.int64, count=m)
+    indices = _head_indices(nodes, itertools.chain.from_iterable(adj.values()), m, identity)
     if weight is None:
         weights = np.ones(m, dtype=np.int64)
     else:
@@ -49,6 +50,19 @@ def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
                     weighted=weight is not None, weight_attr=weight,
                     graph_attrs=G.graph if graph_attrs else None,
                     number_of_edges=G.number_of_edges() if G.is_multigraph() else None)
+
+
+def identity_labels(nodes):
+    """Whether the node labels are exactly the ints 0..n-1 (no bools, no floats)."""
+    return all(type(v) is int and v == i for i, v in enumerate(nodes))
+
+
+def _head_indices(nodes, heads, m, identity):
+    """int64 indices of the ``m`` head labels ``heads`` (an iterable)."""
+    if identity:
+        return np.fromiter(heads, dtype=np.int64, count=m)
+    index = {v: i for i, v in enumerate(nodes)}
+    return np.fromiter(map(index.__getitem__, heads), dtype=np.int64, count=m)
 
 
 def _weight_values(adj, weight, default, multigraph):
@@ -135,3 +149,178 @@ def to_networkx(graph: CSRGraph):
     else:
         G.add_edges_from(zip(graph.labels(tails), graph.labels(graph.indices)))
     return G
+
+
+# -- weight functions: weight=f(u, v, d) ------------------------------------------------
+class EdgeDataGraph:
+    """What ``convert_from_nx`` returns when a call needs every edge attribute (NetworkX's
+    dispatcher asks for that when ``weight`` is a function): G's adjacency itself, no
+    copy, converted for each call's weight by :meth:`csr`.
+
+    NetworkX keeps this object in ``G.__networkx_cache__`` (dropped when G changes
+    through its methods) and hands it to later calls that need any edge attribute, so
+    attribute weights are converted once here and kept. A weight function's values are
+    computed on every call and never kept: the function may answer differently next
+    time. It refers to G's adjacency and graph dicts, not to G, so G's cache holds no
+    reference back to G.
+    """
+
+    __networkx_backend__ = "gpusp"
+
+    def __init__(self, G):
+        self._adj = G._adj
+        self._pred = G._pred if G.is_directed() else G._adj
+        self.graph = G.graph
+        self._directed = G.is_directed()
+        self._multigraph = G.is_multigraph()
+        self._converted = {}  # attribute name (None: unweighted) -> CSRGraph
+        self.__networkx_cache__ = {}
+
+    def reversed(self):
+        """The edge data of NetworkX's reversed view of G (``G.reverse(copy=False)``:
+        the arc (v, u), with the data of G's edge (u, v), for each edge), converted
+        afresh: a weight function is then called as weight(v, u, d)."""
+        view = object.__new__(EdgeDataGraph)
+        view.__dict__.update(self.__dict__, _adj=self._pred, _pred=self._adj, _converted={},
+                             __networkx_cache__={})
+        return view
+
+    def is_directed(self):
+        return self._directed
+
+    def is_multigraph(self):
+        return self._multigraph
+
+    def __len__(self):
+        return len(self._adj)
+
+    def number_of_nodes(self):
+        return len(self._adj)
+
+    def __iter__(self):
+        return iter(self._adj)
+
+    def __contains__(self, node):
+        try:
+            return node in self._adj
+        except TypeError:
+            return False
+
+    def number_of_edges(self):
+        """G.number_of_edges(): parallel edges counted, an undirected edge once."""
+        adj = self._adj
+        if self._multigraph:
+            total = sum(len(keys) for nbrs in adj.values() for keys in nbrs.values())
+            loops = sum(len(nbrs[u]) for u, nbrs in adj.items() if u in nbrs)
+        else:
+            total = sum(map(len, adj.values()))
+            loops = sum(1 for u, nbrs in adj.items() if u in nbrs)
+        return total if self._directed else (total + loops) // 2
+
+    def csr(self, weight):
+        """The CSRGraph of ``weight``: a function's values (computed now, not kept), or
+        an attribute's (None: unweighted), converted on first use and kept."""
+        if callable(weight):
+            return from_weight_function(self, weight)
+        graph = self._converted.get(weight)
+        if graph is None:
+            graph = self._converted[weight] = from_networkx(self, weight)
+        return graph
+
+    def __repr__(self):
+        kind = "directed" if self._directed else "undirected"
+        return f"<EdgeDataGraph {kind}, {len(self._adj)} nodes>"
+
+
+class WeightFunctionGraph(CSRGraph):
+    """A CSRGraph of one weight function's values, built for one call.
+
+    ``hidden_edge``: the first arc, as labels, for which the function returned None (an
+    edge NetworkX's Dijkstra functions skip), else None; ``hidden_arcs``: how many.
+    Whether G is connected is then ambiguous (NetworkX decides it on every edge in some
+    functions, e.g. average_shortest_path_length and wiener_index, and on the visible
+    ones in others), so ``connected`` refuses with NotImplementedError and NetworkX runs
+    those calls.
+    """
+
+    hidden_edge = None
+    hidden_arcs = 0
+
+    @functools.cached_property
+    def connected(self):
+        if self.hidden_arcs:
+            raise NotImplementedError(
+                f"gpusp: the weight function hides edge {self.hidden_edge} (returns None); "
+                "NetworkX decides connectivity on all of G's edges in some functions and "
+                "on the visible ones in others, so the call is left to NetworkX")
+        return CSRGraph.connected.func(self)
+
+
+def from_weight_function(G, weight):
+    """The CSRGraph of ``weight(u, v, d)``, called once for every arc (u, v) of G in
+    adjacency order with ``d = G[u][v]`` as NetworkX passes it (a multigraph's
+    ``{key: attributes}`` dict; an undirected edge is called in each direction, as
+    NetworkX's searches call it). An arc whose value is None is left out (NetworkX's
+    hidden edge); the values are checked as attribute weights are
+    (:func:`validate_weights`). An undirected graph whose two directions of an edge get
+    different values (or one hidden) raises NotImplementedError: NetworkX uses each
+    direction's own value, which an undirected CSRGraph cannot hold."""
+    adj = G._adj
+    nodes = list(adj)
+    n = len(nodes)
+    heads, values = [], []
+    for u, nbrs in adj.items():
+        heads.extend(nbrs)
+        values.extend([weight(u, v, d) for v, d in nbrs.items()])
+    degrees = np.fromiter(map(len, adj.values()), dtype=np.int64, count=n)
+    hidden_edge, hidden_arcs = None, values.count(None)
+    if hidden_arcs:
+        tails = np.repeat(np.arange(n, dtype=np.int64), degrees)
+        hidden = np.fromiter((x is None for x in values), dtype=bool, count=len(values))
+        first = int(np.flatnonzero(hidden)[0])
+        hidden_edge = (nodes[int(tails[first])], heads[first])
+        degrees = np.bincount(tails[~hidden], minlength=n).astype(np.int64)
+        heads = [h for h, x in zip(heads, values) if x is not None]
+        values = [x for x in values if x is not None]
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(degrees, out=indptr[1:])
+    identity = identity_labels(nodes)
+    indices = _head_indices(nodes, heads, len(heads), identity)
+    weights = validate_weights(values, indptr, indices, nodes)
+    if not G.is_directed():
+        _require_symmetric(indptr, indices, weights, nodes)
+    graph = WeightFunctionGraph(
+        indptr, indices, weights, nodes=None if identity else nodes,
+        directed=G.is_directed(), multigraph=G.is_multigraph(), weighted=True,
+        weight_attr="weight", graph_attrs=G.graph, number_of_edges=G.number_of_edges())
+    graph.hidden_edge, graph.hidden_arcs = hidden_edge, hidden_arcs
+    return graph
+
+
+def _require_symmetric(indptr, indices, weights, nodes):
+    """NotImplementedError naming an edge whose two arcs differ (weight, or one absent)."""
+    n = len(indptr) - 1
+    tails = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+    forward = np.lexsort((indices, tails))  # arcs by (tail, head)
+    backward = np.lexsort((tails, indices))  # by (head, tail): the reverse arcs, aligned
+    differs = ((tails[forward] != indices[backward]) | (indices[forward] != tails[backward])
+               | (weights[forward] != weights[backward]))
+    if differs.any():
+        u, v = _arc_label(int(forward[np.argmax(differs)]), indptr, indices, nodes)
+        raise NotImplementedError(
+            f"gpusp: the weight function gives the undirected edge ({u!r}, {v!r}) a "
+            "different value in each direction (or hides one of them); NetworkX uses each "
+            "direction's own value, which gpusp's undirected graphs cannot hold, so the "
+            "call is left to NetworkX")
+
+
+def refuse_hidden_edges(graph):
+    """NotImplementedError when a weight function hid an edge of ``graph``: NetworkX's
+    Bellman-Ford functions need a number for every edge (they raise TypeError where
+    their search meets None), so NetworkX runs the call."""
+    edge = getattr(graph, "hidden_edge", None)
+    if edge is not None:
+        raise NotImplementedError(
+            f"gpusp: the weight function returned None for edge {edge}; NetworkX's "
+            "Bellman-Ford functions need a number for every edge (they raise TypeError "
+            "where the search meets one), so the call is left to NetworkX")

@@ -53,8 +53,28 @@ FUNCTIONS = {
         "bidirectional_shortest_path", "predecessor", "has_path")},
 }
 
-# shortest_path(_length) already has NetworkX's own `method`
-_NO_METHOD_KW = {"shortest_path", "shortest_path_length"}
+# predecessor lists, negative cycles and all shortest paths (tight-arc DAG)
+_TIGHT = ("Predecessor lists are the tight arcs of the final distances (the DAG is built "
+          "on the GPU); weight functions are evaluated once per arc for each call.")
+FUNCTIONS.update({
+    "dijkstra_predecessor_and_distance": _TIGHT,
+    "bellman_ford_predecessor_and_distance": _TIGHT,
+    "goldberg_radzik": "Shortest-path tree of a GPU Bellman-Ford method; None at the source.",
+    "find_negative_cycle": "Frontier Bellman-Ford rounds on the GPU until the predecessor "
+                           "graph holds a (negative) cycle; first node repeated at the end.",
+    "bidirectional_dijkstra": "One GPU search from the source; the path is the one on its "
+                              "shortest-path tree.",
+    "all_shortest_paths": _TIGHT + " Paths are walked as they are read.",
+    "single_source_all_shortest_paths": _TIGHT + " Paths are walked as they are read.",
+    "all_pairs_all_shortest_paths": _TIGHT + " One search per node as it is read; each "
+                                    "target's paths are walked when read.",
+})
+
+# shortest_path(_length) and the all_shortest_paths family already have NetworkX's own
+# `method`; find_negative_cycle has a single GPU algorithm
+_NO_METHOD_KW = {"shortest_path", "shortest_path_length", "all_shortest_paths",
+                 "single_source_all_shortest_paths", "all_pairs_all_shortest_paths",
+                 "find_negative_cycle"}
 
 
 def get_info():

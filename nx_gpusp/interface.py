@@ -1,7 +1,7 @@
 """What NetworkX dispatches to: ``BackendInterface`` (entry point ``networkx.backends``)."""
 
 from . import algorithms  # noqa: F401  (registers every function)
-from .convert import from_networkx, to_networkx
+from .convert import EdgeDataGraph, from_networkx, to_networkx
 from . import dispatch
 from .dispatch import IMPLEMENTATIONS
 from .graph import CSRGraph
@@ -25,8 +25,8 @@ class BackendInterface:
             (weight, default), = edge_attrs.items()
             if default is None:
                 default = 1
-        elif preserve_edge_attrs:
-            raise NotImplementedError("gpusp graphs hold one numeric edge weight")
+        elif preserve_edge_attrs:  # a weight function: evaluated by each call
+            return EdgeDataGraph(G)
         return from_networkx(G, weight, default, graph_attrs=preserve_graph_attrs)
 
     @staticmethod

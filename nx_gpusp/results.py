@@ -518,3 +518,163 @@ def to_host(graph, result, *, cutoff=None):
     order = ex.to_host(distance_order(ex.xp, dist)) if ex.is_cuda else None
     pred = None if result.pred is None else ex.to_host(result.pred)
     return HostSSSP(graph, ex.to_host(dist), pred, result.sources, order=order)
+
+
+# -- predecessor lists, trees and all shortest paths (tight-arc DAG) --------------------
+def sources_first(dist, sources, order=None):
+    """The reached vertices of ``dist`` with ``sources`` first (in the given order) and
+    the others in non-decreasing distance order (``order``: that order already, e.g.
+    sorted on the device): the key order of NetworkX's pred and dist dicts, which start
+    at the source even where another vertex is as close or closer."""
+    if order is None:
+        reached = np.flatnonzero(dist != distance_inf(dist.dtype))
+        order = reached[np.argsort(dist[reached], kind="stable")]
+    srcs = np.asarray(sources, dtype=np.int64)
+    srcs = srcs[dist[srcs] != distance_inf(dist.dtype)]
+    _, first = np.unique(srcs, return_index=True)
+    srcs = srcs[np.sort(first)]
+    return np.concatenate([srcs, order[~np.isin(order, srcs)]]).astype(np.int64)
+
+
+class TightArcs:
+    """The tight-arc DAG of one search, on the host: row v of (``indptr``, ``tails``)
+    lists every u with an arc (u, v), u reached and dist[u] + w(u, v) == dist[v]
+    (zero-weight cycles make it cyclic), in the order of the lists NetworkX builds
+    (nx_gpusp.solvers.sssp.tight_arcs). ``sources``: the search's sources (indices)."""
+
+    __slots__ = ("graph", "dist", "indptr", "tails", "sources", "_source_set", "_indptr_view",
+                 "_tails_view")
+
+    def __init__(self, graph, dist, indptr, tails, sources):
+        self.graph = graph
+        self.dist = dist
+        self.indptr = indptr
+        self.tails = tails
+        self.sources = np.asarray(sources, dtype=np.int64)
+        self._source_set = frozenset(self.sources.tolist())
+        self._indptr_view = _memory(indptr)
+        self._tails_view = _memory(tails)
+
+    def reached(self, idx):
+        return idx is not None and self.dist[idx] != distance_inf(self.dist.dtype)
+
+    def row(self, idx):
+        """Tails of the tight in-arcs of ``idx`` (an int array)."""
+        return self.tails[self.indptr[idx]:self.indptr[idx + 1]]
+
+    def paths_to(self, target):
+        """Every simple path from a source to ``target`` along tight arcs, as label lists,
+        in the order (and with the repeats) of NetworkX's
+        ``_build_paths_from_predecessors``: depth first from the target through each
+        predecessor list in its order, a path yielded each time the walk stands on a
+        source (again after each of a source's own predecessors, which zero-weight
+        cycles through a source give it), never through a vertex already on the path."""
+        indptr, tails, sources = self._indptr_view, self._tails_view, self._source_set
+        nodes = self.graph._nodes
+        stack, next_arc, on_path = [target], [indptr[target]], {target}
+        while stack:
+            v = stack[-1]
+            if v in sources:
+                path = stack[::-1]
+                yield path if nodes is None else [nodes[x] for x in path]
+            i = next_arc[-1]
+            if i < indptr[v + 1]:
+                next_arc[-1] = i + 1
+                u = tails[i]
+                if u not in on_path:
+                    on_path.add(u)
+                    stack.append(u)
+                    next_arc.append(indptr[u])
+            else:
+                on_path.discard(v)
+                stack.pop()
+                next_arc.pop()
+
+
+class _ArcKeys(LazyMapping):
+    """Keys: the reached vertices of a TightArcs' search, in a given order."""
+
+    __slots__ = ("_arcs", "_inf")
+
+    def __init__(self, arcs, order):
+        super().__init__(arcs.graph)
+        self._arcs = arcs
+        self._inf = distance_inf(arcs.dist.dtype)
+        self._order_cache = order
+
+    def _ordered(self):
+        return self._order_cache
+
+    def _has(self, idx):
+        return self._arcs.dist[idx] != self._inf
+
+    def __len__(self):
+        return len(self._order_cache)
+
+
+class PredecessorListMap(_ArcKeys):
+    """``{node: [predecessors]}`` (NetworkX's ``*_predecessor_and_distance`` pred): for
+    each reached node every tail of a tight in-arc, read from the tight-arc DAG when the
+    node is read (the source's list is empty unless zero-weight cycles lead back to it)."""
+
+    __slots__ = ()
+
+    def _value(self, idx):
+        return self._graph.labels(self._arcs.row(idx))
+
+    def _values(self, order):
+        arcs = self._arcs
+        labels = self._graph.labels(arcs.tails)
+        return [labels[a:b] for a, b in zip(arcs.indptr[order].tolist(),
+                                            arcs.indptr[order + 1].tolist())]
+
+
+class TreePredecessorMap(LazyMapping):
+    """``{node: predecessor}`` of a shortest-path tree (goldberg_radzik's pred): each
+    reached node's parent label, None at the roots (the sources)."""
+
+    __slots__ = ("_dist", "_pred", "_pred_view", "_inf")
+
+    def __init__(self, graph, dist, pred, order):
+        super().__init__(graph)
+        self._dist = dist
+        self._pred = pred
+        self._pred_view = _memory(pred)
+        self._inf = distance_inf(dist.dtype)
+        self._order_cache = order
+
+    def _ordered(self):
+        return self._order_cache
+
+    def _has(self, idx):
+        return self._dist[idx] != self._inf
+
+    def __len__(self):
+        return len(self._order_cache)
+
+    def _value(self, idx):
+        p = self._pred_view[idx]
+        if p < 0:
+            return None
+        nodes = self._graph._nodes
+        return p if nodes is None else nodes[p]
+
+    def _values(self, order):
+        parents = self._pred[order]
+        labels = self._graph.labels(np.maximum(parents, 0))
+        return [None if p < 0 else lab for p, lab in zip(parents.tolist(), labels)]
+
+
+class AllShortestPathsMap(_ArcKeys):
+    """``{target: [every shortest path from the source to target]}`` (one row of
+    all_pairs_all_shortest_paths), each target's paths enumerated from the tight-arc
+    DAG when it is read (TightArcs.paths_to)."""
+
+    __slots__ = ()
+
+    def _value(self, idx):
+        return list(self._arcs.paths_to(idx))
+
+
+__all__ += ["sources_first", "TightArcs", "PredecessorListMap", "TreePredecessorMap",
+            "AllShortestPathsMap"]

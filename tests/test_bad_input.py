@@ -112,15 +112,17 @@ def test_bad_weight_values(device, value, exc):
 
 
 def test_unsupported_weights_fall_back_or_say_so(device):
-    """Infinite weights and callables: NotImplementedError with backend='gpusp';
-    automatic dispatch falls back to NetworkX and gets its answer."""
+    """Infinite weights, and weight functions that hide an edge from Bellman-Ford:
+    NotImplementedError with backend='gpusp'; automatic dispatch falls back to NetworkX
+    and gets its answer."""
     G = _graph()
     G[1][2]["weight"] = math.inf
     with pytest.raises(NotImplementedError):
         nx.single_source_dijkstra_path_length(G, 0, backend="gpusp")
     with pytest.raises(NotImplementedError):
-        nx.single_source_dijkstra_path_length(_graph(), 0, weight=lambda u, v, d: 1,
-                                              backend="gpusp")
+        nx.single_source_bellman_ford_path_length(
+            _graph(), 0, weight=lambda u, v, d: None if (u, v) == (1, 2) else 1,
+            backend="gpusp")
 
 
 def test_empty_graphs(device):

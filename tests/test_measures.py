@@ -288,8 +288,9 @@ def test_direct_calls_with_networkx_graphs(device):
 
 
 def test_can_run_refusals_fall_back_to_networkx(device):
-    """Callable weights, precomputed sp/e and barycenter's attr: can_run says why, so an
-    explicit backend call raises NotImplementedError and automatic dispatch runs NetworkX."""
+    """A weight function through a Floyd-Warshall method, precomputed sp/e and
+    barycenter's attr: can_run says why, so an explicit backend call raises
+    NotImplementedError and automatic dispatch runs NetworkX."""
     from nx_gpusp import interface
     from nx_gpusp.dispatch import CALLS
 
@@ -298,8 +299,8 @@ def test_can_run_refusals_fall_back_to_networkx(device):
     sp = dict(nx.shortest_path_length(G))
     refused = [("diameter", {"e": e}), ("center", {"e": e}), ("eccentricity", {"sp": sp}),
                ("barycenter", {"sp": sp}), ("barycenter", {"attr": "bary"}),
-               ("closeness_centrality", {"distance": lambda u, v, d: 1}),
-               ("eccentricity", {"weight": lambda u, v, d: 1})]
+               ("average_shortest_path_length",
+                {"weight": lambda u, v, d: 2, "method": "floyd-warshall"})]
     for name, kw in refused:
         reason = interface.BackendInterface.can_run(name, (G,), kw)
         assert isinstance(reason, str) and reason, (name, reason)

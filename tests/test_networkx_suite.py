@@ -23,6 +23,10 @@ MUST_RUN = {
     "single_target_shortest_path", "single_target_shortest_path_length",
     "all_pairs_shortest_path", "all_pairs_shortest_path_length",
     "bidirectional_shortest_path", "predecessor", "has_path",
+    # predecessor lists, negative cycles, all shortest paths
+    "bidirectional_dijkstra", "dijkstra_predecessor_and_distance",
+    "bellman_ford_predecessor_and_distance", "goldberg_radzik", "find_negative_cycle",
+    "all_shortest_paths", "single_source_all_shortest_paths", "all_pairs_all_shortest_paths",
 }
 
 

@@ -9,7 +9,7 @@ of NetworkX's two node sets (harmonic).
 import numpy as np
 
 from ..dispatch import networkx_algorithm
-from .common import as_csr, node_index
+from .common import as_csr, node_index, reversed_graph
 from .measures import measure_can_run, measure_should_run, statistics
 
 __all__ = ["closeness_values"]
@@ -41,8 +41,8 @@ def closeness_centrality(G, u=None, distance=None, wf_improved=True, *, method=N
         sources = np.arange(graph.n, dtype=np.int64)
     if len(sources) == 0:
         return {}
-    stats = statistics(graph.reverse, sources, ("reached", "sum"), method=method,
-                       options=options, what="closeness_centrality")
+    stats = statistics(reversed_graph(G, graph, distance), sources, ("reached", "sum"),
+                       method=method, options=options, what="closeness_centrality")
     values = closeness_values(stats.rows["reached"], stats.rows["sum"], graph.n, wf_improved)
     if u is not None:
         return values[0]
@@ -60,8 +60,8 @@ def harmonic_centrality(G, nbunch=None, distance=None, sources=None, *, method=N
     value = np.zeros(graph.n)
     if len(targets) and len(origins):
         if len(targets) < len(origins):  # search from the targets on the transpose
-            stats = statistics(graph.reverse, targets, ("inverse_sum",), method=method,
-                               options=options, columns=origins,
+            stats = statistics(reversed_graph(G, graph, distance), targets, ("inverse_sum",),
+                               method=method, options=options, columns=origins,
                                what="harmonic_centrality")
             value[targets] = stats.rows["inverse_sum"]
         else:  # search from the sources, sum per target

@@ -3,7 +3,7 @@
 import networkx as nx
 
 from ..config import get_config
-from ..convert import from_networkx
+from ..convert import EdgeDataGraph, from_networkx, from_weight_function, refuse_hidden_edges
 from ..executor import get_executor
 from ..graph import CSRGraph
 from ..methods import choose
@@ -11,17 +11,24 @@ from ..results import to_host
 from ..solvers.sssp.tree import shortest_path_tree
 
 __all__ = ["as_csr", "check_weights", "node_index", "run_sssp", "weight_can_run", "sssp_should_run",
+           "attribute_weight_can_run", "reversed_graph",
            "all_pairs_should_run", "arc_count", "family_of"]
 
 
 def as_csr(G, weight="weight"):
     """The CSRGraph to compute on: converted already by the dispatcher, or here when a
     backend function is called directly with a NetworkX graph. ``weight=None`` means
-    every arc weighs 1 (NetworkX's unweighted convention)."""
-    if not isinstance(G, CSRGraph):
-        if callable(weight):
-            raise NotImplementedError("gpusp: callable weights are evaluated by NetworkX")
-        G = from_networkx(G, weight)
+    every arc weighs 1 (NetworkX's unweighted convention); a function ``weight(u, v, d)``
+    is evaluated now, for this call only (nx_gpusp.convert.from_weight_function), from
+    the NetworkX graph or the dispatcher's EdgeDataGraph."""
+    if isinstance(G, EdgeDataGraph):
+        G = G.csr(weight)
+    elif not isinstance(G, CSRGraph):
+        G = from_weight_function(G, weight) if callable(weight) else from_networkx(G, weight)
+    elif callable(weight):
+        raise NotImplementedError(
+            "gpusp: a weight function needs NetworkX's edge data; pass the NetworkX graph "
+            "(a CSRGraph holds one weight per arc)")
     if weight is None:
         return G.unit_weights
     return G
@@ -50,6 +57,8 @@ def family_of(method):
 
 def check_weights(graph, family):
     """The weight errors of the Dijkstra ("dijkstra") or Bellman-Ford family."""
+    if family == "bellman-ford":
+        refuse_hidden_edges(graph)
     if family == "dijkstra" and graph.has_negative_weights:
         raise ValueError(
             "Contradictory paths found: negative weights? gpusp's Dijkstra needs "
@@ -82,8 +91,26 @@ def _weight_arg(arguments):
 
 
 def weight_can_run(arguments):
+    """Weight functions run on gpusp too (evaluated once per arc for each call)."""
+    return True
+
+
+def reversed_graph(G, graph, weight):
+    """The graph a search toward a target runs on, as NetworkX's: ``graph.reverse``
+    (``graph`` = as_csr(G, weight)), except that a weight function on a directed G is
+    called as NetworkX calls it on ``G.reverse()``: weight(v, u, d) for G's edge (u, v)."""
+    if callable(weight) and graph.directed:
+        edges = G if isinstance(G, EdgeDataGraph) else EdgeDataGraph(G)
+        return as_csr(edges.reversed(), weight)
+    return graph.reverse
+
+
+def attribute_weight_can_run(arguments):
+    """For functions that read ``weight`` only as an attribute name (NetworkX's
+    Floyd-Warshall family, where a function weighs every edge 1.0): refuse functions."""
     if callable(_weight_arg(arguments)):
-        return "callable weights are evaluated by NetworkX"
+        return ("NetworkX's Floyd-Warshall functions read `weight` as an edge attribute "
+                "name (a function gives every edge weight 1.0 there); left to NetworkX")
     return True
 
 

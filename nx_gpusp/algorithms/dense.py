@@ -16,7 +16,7 @@ from ..executor import get_executor
 from ..graph import CSRGraph, float_distances
 from ..methods import choose
 from ..results import MatrixRowMap, PredecessorRowMap, RowsMap, narrowest_distances
-from .common import as_csr, weight_can_run
+from .common import as_csr, attribute_weight_can_run
 
 __all__ = []
 
@@ -31,7 +31,7 @@ def dense_should_run(arguments):
     return True
 
 
-_policy = {"can_run": weight_can_run, "should_run": dense_should_run}
+_policy = {"can_run": attribute_weight_can_run, "should_run": dense_should_run}
 
 
 def _floyd_warshall(graph, *, keep_negative_diagonal, predecessors, method, options):

@@ -1,5 +1,6 @@
 """networkx.algorithms.shortest_paths.generic: shortest_path, shortest_path_length,
-average_shortest_path_length and has_path.
+average_shortest_path_length, has_path, and all_shortest_paths,
+single_source_all_shortest_paths and all_pairs_all_shortest_paths.
 
 ``method`` keeps NetworkX's meaning ("dijkstra", "bellman-ford"; ``weight=None`` means
 unweighted) and also accepts a gpusp method name, which implies Bellman-Ford semantics
@@ -13,11 +14,15 @@ import networkx as nx
 import numpy as np
 
 from ..dispatch import networkx_algorithm
+from ..methods import get_method
+from ..results import AllShortestPathsMap, sources_first
+from ..solvers.apsp.progress import Progress
 from . import unweighted
 from .all_pairs import all_pairs_rows
-from .common import (all_pairs_should_run, as_csr, family_of, node_index, run_sssp,
-                     sssp_should_run, weight_can_run)
+from .common import (all_pairs_should_run, as_csr, check_weights, family_of, node_index,
+                     reversed_graph, run_sssp, sssp_should_run, weight_can_run)
 from .measures import measure_can_run, measure_should_run, statistics
+from .weighted import tight_arcs
 
 __all__ = []
 
@@ -65,7 +70,8 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
         if target is None:
             return _all_pairs_paths(graph, family, gpu_method)
         t = node_index(graph, target, f"Target {target} not in G")
-        host = _single(graph.reverse, family, t, gpu_method, want_pred=True)
+        host = _single(reversed_graph(G, graph, weight), family, t, gpu_method,
+                       want_pred=True)
         return host.paths(reverse=True)
     s = node_index(graph, source, f"Source {source} not in G")
     if target is None:
@@ -101,7 +107,8 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
         if target is None:
             return _all_pairs_lengths(graph, family, gpu_method)
         t = node_index(graph, target, f"Target {target} not in G")
-        return _single(graph.reverse, family, t, gpu_method, want_pred=False).lengths()
+        return _single(reversed_graph(G, graph, weight), family, t, gpu_method,
+                       want_pred=False).lengths()
     s = node_index(graph, source, f"Source {source} not in G")
     if target is None:
         return _single(graph, family, s, gpu_method, want_pred=False).lengths()
@@ -153,3 +160,135 @@ def average_shortest_path_length(G, weight=None, method=None, **options):
                        method=gpu_method, options=options,
                        what="average_shortest_path_length")
     return sum(stats.rows["sum"].tolist()) / (n * (n - 1))
+
+
+# -- all shortest paths: paths of the tight-arc DAG ---------------------------------------
+# NetworkX builds predecessor lists (dijkstra_ / bellman_ford_predecessor_and_distance,
+# or predecessor for unweighted searches) and walks them depth first; here the lists are
+# the tight-arc DAG of the device's distances (weighted.tight_arcs) and paths are walked
+# when read (nx_gpusp.results.TightArcs.paths_to), in NetworkX's order for the same
+# lists. Lists name tails by distance, ties in node order, so paths through
+# equally distant tails may come in another order than NetworkX's.
+class _AllPathsSearch:
+    """NetworkX's ``method`` of the all_shortest_paths family, resolved: weight=None or
+    "unweighted": breadth-first search (a gpusp "bfs" method name picks the BFS method,
+    an "sssp" name runs that method on unit weights; NetworkX ignores the method then);
+    "dijkstra", "bellman-ford" or a gpusp "sssp" method name: that family. Raises
+    NetworkX's ValueError for other methods; NotImplementedError (weights gpusp cannot
+    take) from the checks made here."""
+
+    def __init__(self, G, weight, method, options):
+        name = method if isinstance(method, str) else None
+        self.options = options
+        if weight is None or method == "unweighted":
+            self.graph = as_csr(G, None)
+            self.bfs = get_method("sssp", name) is None if name else True
+            if self.bfs:
+                chosen = name if name and get_method("bfs", name) else None
+                self.method = chosen
+                if chosen:
+                    get_method("bfs", chosen).check_options(options)
+            else:
+                self.method, self.family = name, "dijkstra"
+                get_method("sssp", name).check_options(options)
+            self.missing = "Source {} not in G"
+            return
+        if method in ("dijkstra", "bellman-ford"):
+            self.family, self.method = method, None
+        elif name and get_method("sssp", name) is not None:
+            self.family, self.method = family_of(name)
+            get_method("sssp", name).check_options(options)
+        else:
+            raise ValueError(f"method not supported: {method}")
+        self.bfs = False
+        self.missing = "Node {} is not found in the graph"
+        self.graph = as_csr(G, weight)
+        check_weights(self.graph, self.family)  # once, before any search
+
+    def source(self, source):
+        return node_index(self.graph, source, self.missing.format(source))
+
+    def arcs(self, s):
+        """TightArcs of the search from the vertex index ``s``."""
+        if self.bfs:
+            host = unweighted.run_bfs(self.graph, [s], method=self.method,
+                                      options=self.options, want_pred=False)
+        else:
+            host = run_sssp(self.graph, [s], family=self.family, method=self.method,
+                            options=self.options, want_pred=False)
+        return tight_arcs(self.graph, host)
+
+
+def _deferred(error):
+    """A generator that raises ``error`` when first read, where NetworkX's generator
+    raises it."""
+    raise error
+    yield  # never reached: makes this function a generator
+
+
+def _networkx_errors(compute):
+    """compute(), or (None, the error) for NetworkX's own errors, which its generators
+    raise when first read; NotImplementedError (gpusp cannot run the call: automatic
+    dispatch falls back to NetworkX) is raised now."""
+    try:
+        return compute(), None
+    except NotImplementedError:
+        raise
+    except (nx.NetworkXException, ValueError) as error:
+        return None, error
+
+
+def _paths_to(arcs, target):
+    if not arcs.reached(arcs.graph.index_of(target)):
+        raise nx.NetworkXNoPath(f"Target {target} cannot be reached from given sources")
+    yield from arcs.paths_to(arcs.graph.index_of(target))
+
+
+@networkx_algorithm(**_policy)
+def all_shortest_paths(G, source, target, weight=None, method="dijkstra", **options):
+    search = _AllPathsSearch(G, weight, method, options)
+    arcs = search.arcs(search.source(source))
+    return _paths_to(arcs, target)
+
+
+def _single_source_arcs(G, source, weight, method, options):
+    search = _AllPathsSearch(G, weight, method, options)
+    arcs = search.arcs(search.source(source))
+    return arcs, sources_first(arcs.dist, arcs.sources)
+
+
+def _targets_and_paths(arcs, order):
+    labels = arcs.graph.labels(order)
+    for v, label in zip(order.tolist(), labels):
+        yield label, list(arcs.paths_to(v))
+
+
+@networkx_algorithm(**_policy)
+def single_source_all_shortest_paths(G, source, weight=None, method="dijkstra", **options):
+    """A generator, as NetworkX's: (node, its shortest paths) for the source first, then
+    by distance; the search runs when called, NetworkX's errors come when it is read."""
+    found, error = _networkx_errors(
+        lambda: _single_source_arcs(G, source, weight, method, options))
+    if error is not None:
+        return _deferred(error)
+    return _targets_and_paths(*found)
+
+
+def _all_pairs_paths_rows(search, labels):
+    progress = Progress("all_pairs_all_shortest_paths", len(labels))
+    for s, label in enumerate(labels):
+        arcs = search.arcs(s)
+        yield label, AllShortestPathsMap(arcs, sources_first(arcs.dist, arcs.sources))
+        progress.advance(1)
+
+
+@networkx_algorithm(can_run=weight_can_run, should_run=all_pairs_should_run)
+def all_pairs_all_shortest_paths(G, weight=None, method="dijkstra", **options):
+    """A generator, as NetworkX's: (node, {target: its shortest paths}) in node order,
+    one search per node as it is read; each target's paths are walked when read."""
+    if len(G) == 0:
+        return iter(())  # NetworkX's loop over no node raises nothing, even for `method`
+    search, error = _networkx_errors(lambda: _AllPathsSearch(G, weight, method, options))
+    if error is not None:
+        return _deferred(error)
+    return _all_pairs_paths_rows(search, list(search.graph.nodes))

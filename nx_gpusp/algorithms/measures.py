@@ -13,7 +13,9 @@ from .common import arc_count, check_weights
 
 __all__ = ["measure_can_run", "measure_should_run", "statistics", "refuse_precomputed"]
 
-CALLABLE_WEIGHT = "callable weights are evaluated by NetworkX"
+FLOYD_WARSHALL_WEIGHT_FUNCTION = (
+    "NetworkX's Floyd-Warshall methods read `weight` as an edge attribute name (a "
+    "function gives every edge weight 1.0 there); left to NetworkX")
 PRECOMPUTED = {
     "sp": "sp (precomputed shortest-path lengths) is read by NetworkX",
     "e": "e (precomputed eccentricities) is read by NetworkX",
@@ -22,12 +24,14 @@ PRECOMPUTED = {
 
 
 def measure_can_run(weight="weight", precomputed=()):
-    """can_run: refuse callable weights (parameter ``weight``) and the ``precomputed``
-    arguments (names in PRECOMPUTED) when given, so NetworkX runs those calls."""
+    """can_run: refuse the ``precomputed`` arguments (names in PRECOMPUTED) when given,
+    and a weight function (parameter ``weight``) through a Floyd-Warshall ``method``
+    (NetworkX reads it as an attribute name there), so NetworkX runs those calls."""
 
     def can_run(arguments):
-        if callable(arguments.get(weight)):
-            return CALLABLE_WEIGHT
+        if callable(arguments.get(weight)) and \
+                arguments.get("method") in ("floyd-warshall", "floyd-warshall-numpy"):
+            return FLOYD_WARSHALL_WEIGHT_FUNCTION
         for name in precomputed:
             if arguments.get(name) is not None:
                 return PRECOMPUTED[name]

@@ -3,10 +3,17 @@ Bellman-Ford families, single/multi-source, paths and lengths."""
 
 import networkx as nx
 
+from ..convert import refuse_hidden_edges
 from ..dispatch import networkx_algorithm
-from .common import as_csr, node_index, run_sssp, sssp_should_run, weight_can_run
+from ..executor import get_executor
+from ..results import (DistanceMap, PredecessorListMap, TightArcs, TreePredecessorMap,
+                       sources_first)
+from ..solvers.sssp.negative_cycle import negative_cycle
+from ..solvers.sssp.tight_arcs import tight_arc_dag
+from .common import (as_csr, check_weights, node_index, run_sssp, sssp_should_run,
+                     weight_can_run)
 
-__all__ = []
+__all__ = ["tight_arcs", "predecessors_and_distances"]
 
 _policy = {"can_run": weight_can_run, "should_run": sssp_should_run}
 
@@ -155,7 +162,14 @@ def bellman_ford_path_length(G, source, target, weight="weight", *, method=None,
     return host.length(t)
 
 
-@networkx_algorithm(**_policy)
+def _edge_cycle_can_run(arguments):
+    if callable(arguments.get("weight", "weight")):
+        return ("NetworkX's negative_edge_cycle also calls the weight function on the "
+                "edges of a node it adds to G; left to NetworkX")
+    return True
+
+
+@networkx_algorithm(can_run=_edge_cycle_can_run, should_run=sssp_should_run)
 def negative_edge_cycle(G, weight="weight", heuristic=True, *, method=None, **options):
     """True when G has a negative cycle anywhere (every node a source at distance 0,
     as NetworkX's added super-source does)."""
@@ -168,3 +182,114 @@ def negative_edge_cycle(G, weight="weight", heuristic=True, *, method=None, **op
     except nx.NetworkXUnbounded:
         return True
     return False
+
+
+# -- predecessor lists, Goldberg-Radzik, negative cycles, bidirectional Dijkstra --------
+# Predecessor lists are the rows of the tight-arc DAG of the final distances, built on
+# the device (nx_gpusp.solvers.sssp.tight_arcs): every tail NetworkX's searches append.
+# Keys come source first, then by distance (NetworkX's come source first, then in its
+# queue's discovery order); lists name their tails by distance, ties in node order.
+def tight_arcs(graph, host):
+    """The TightArcs of a HostSSSP's final distances."""
+    ex = get_executor()
+    indptr, tails = tight_arc_dag(ex, graph, ex.asarray(host.dist))
+    return TightArcs(graph, host.dist, indptr, tails, host.sources)
+
+
+def predecessors_and_distances(graph, host):
+    """(pred, dist) mappings of one search: NetworkX's ``*_predecessor_and_distance``."""
+    order = sources_first(host.dist, host.sources, host.order)
+    return (PredecessorListMap(tight_arcs(graph, host), order),
+            DistanceMap(graph, host.dist, order))
+
+
+@networkx_algorithm(**_policy)
+def dijkstra_predecessor_and_distance(G, source, cutoff=None, weight="weight", *,
+                                      method=None, **options):
+    graph = as_csr(G, weight)
+    s = node_index(graph, source, f"Node {source} is not found in the graph")
+    if cutoff is not None and cutoff != cutoff:
+        cutoff = None  # NaN: NetworkX's `length > cutoff` never holds
+    host = run_sssp(graph, [s], family="dijkstra", method=method, options=options,
+                    cutoff=cutoff, want_pred=False)
+    if cutoff is not None and cutoff < 0:
+        return {source: []}, {source: 0}  # NetworkX relaxes nothing, keeps the source
+    return predecessors_and_distances(graph, host)
+
+
+def _single_node_bellman_ford(graph, source):
+    """(node index, True when G has one node: NetworkX then returns the source alone)
+    after NetworkX's checks: the source, then negative self-loops anywhere."""
+    s = node_index(graph, source, f"Node {source} is not found in the graph")
+    check_weights(graph, "bellman-ford")
+    return s, graph.n == 1
+
+
+@networkx_algorithm(**_policy)
+def bellman_ford_predecessor_and_distance(G, source, target=None, weight="weight",
+                                          heuristic=False, *, method=None, **options):
+    """``target`` and ``heuristic`` change nothing in NetworkX's answer (the target only
+    ends its path building, the heuristic only finds negative cycles sooner)."""
+    graph = as_csr(G, weight)
+    s, alone = _single_node_bellman_ford(graph, source)
+    if alone:
+        return {source: []}, {source: 0}
+    host = run_sssp(graph, [s], family="bellman-ford", method=method, options=options,
+                    want_pred=False)
+    return predecessors_and_distances(graph, host)
+
+
+@networkx_algorithm(**_policy)
+def goldberg_radzik(G, source, weight="weight", *, method=None, **options):
+    """The shortest-path tree of a Bellman-Ford-family method (any "sssp" method that
+    takes negative weights; Goldberg and Radzik's own scan order is a sequential one).
+    Where several trees exist, a parent may differ from NetworkX's; every parent is on
+    a shortest path."""
+    graph = as_csr(G, weight)
+    s, alone = _single_node_bellman_ford(graph, source)
+    if alone:
+        return {source: None}, {source: 0}
+    host = run_sssp(graph, [s], family="bellman-ford", method=method, options=options,
+                    want_pred=True)
+    order = sources_first(host.dist, host.sources, host.order)
+    return (TreePredecessorMap(graph, host.dist, host.pred, order),
+            DistanceMap(graph, host.dist, order))
+
+
+@networkx_algorithm(**_policy)
+def find_negative_cycle(G, source, weight="weight"):
+    """A negative cycle reachable from ``source`` by frontier Bellman-Ford rounds on the
+    device (nx_gpusp.solvers.sssp.negative_cycle), first node repeated at the end. Its
+    first node is the cycle's first in G's node order (NetworkX's is wherever its queue
+    noticed the cycle); where several negative cycles are reachable, it may be another
+    of them than NetworkX's."""
+    graph = as_csr(G, weight)
+    s = node_index(graph, source, f"Source {source} not in G")
+    refuse_hidden_edges(graph)
+    if not graph.path_sums_exact():
+        raise NotImplementedError("gpusp: integer path sums could overflow int64")
+    cycle = None
+    if graph.has_negative_weights:
+        cycle = negative_cycle(get_executor(), graph, s)
+    if cycle is None:
+        raise nx.NetworkXError("No negative cycles detected.")
+    return graph.labels(cycle)
+
+
+@networkx_algorithm(**_policy)
+def bidirectional_dijkstra(G, source, target, weight="weight", *, method=None, **options):
+    """One search from ``source`` on the device (any "sssp" method; a GPU search settles
+    the whole graph in about the time it settles a part, so a second search from the
+    target would only add work). The length is NetworkX's; where several shortest paths
+    exist, the path is the one on the search's shortest-path tree, which may differ
+    from the one NetworkX's two searches meet on."""
+    graph = as_csr(G, weight)
+    s = node_index(graph, source, f"Source {source} is not in G")
+    t = node_index(graph, target, f"Target {target} is not in G")
+    if s == t:
+        return (0, [source])
+    host = run_sssp(graph, [s], family="dijkstra", method=method, options=options,
+                    want_pred=True)
+    if not host.reached(t):
+        raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
+    return host.length(t), host.path(t)

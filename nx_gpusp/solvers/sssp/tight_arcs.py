@@ -1,0 +1,51 @@
+"""The tight-arc DAG of final distances, built on the device: every arc (u, v) with u
+reached and dist[u] + w(u, v) == dist[v], grouped by head. Its rows are NetworkX's
+predecessor lists (``dijkstra_predecessor_and_distance``,
+``bellman_ford_predecessor_and_distance``, ``predecessor``), and its paths from the
+source are every shortest path (the ``all_shortest_paths`` family).
+
+Why the tight arcs are exactly NetworkX's lists: NetworkX's Dijkstra appends a tail to
+a node's list whenever the tail is settled with an equal candidate and replaces the list
+when a candidate is strictly better, so the list that remains holds every reached tail
+of a tight arc; its Bellman-Ford (SPFA) does the same from each vertex's last, final
+scan; its BFS ``predecessor`` lists the previous level's neighbours, the tight arcs of
+unit weights. Tight is tested with the same sum NetworkX compares, so float rounding
+keeps the same arcs for the same distances.
+
+One pass over the arcs (tails found by a search of indptr), a compaction of the tight
+ones and two stable sorts: by the tail's distance, then by head, so each row lists its
+tails in non-decreasing distance, ties in vertex order (the order NetworkX's Dijkstra
+settles them in, up to its heap's order among equal distances). Only the DAG, n + 1
+offsets and one int32 per tight arc, crosses to the host.
+"""
+
+import numpy as np
+
+from ...graph import distance_inf
+
+__all__ = ["tight_arc_dag"]
+
+
+def tight_arc_dag(ex, graph, dist):
+    """Host (indptr int64[n + 1], tails int32[k]) of the tight-arc DAG of ``dist`` (final
+    distances on the executor's device, ``distance_inf`` = unreached), rows by head."""
+    xp = ex.xp
+    n, m = graph.n, graph.m
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    if m == 0:
+        return indptr, np.zeros(0, dtype=np.int32)
+    ex.require_bytes(m * (3 * 8 + dist.dtype.itemsize + 1), "the tight-arc DAG")
+    g = graph.on(ex)
+    inf = distance_inf(dist.dtype)
+    tails = xp.searchsorted(g.indptr, xp.arange(m), side="right") - 1
+    du, dv = dist[tails], dist[g.indices]
+    # du + w wraps for integer "unreached" tails; the first test masks those
+    tight = (du != inf) & (dv != inf) & (du + g.weights.astype(dist.dtype, copy=False) == dv)
+    tails, heads = tails[tight], g.indices[tight]
+    if tails.size == 0:
+        return indptr, np.zeros(0, dtype=np.int32)
+    order = xp.argsort(dist[tails], kind="stable")  # tails ascend already: ties by index
+    order = order[xp.argsort(heads[order], kind="stable")]
+    counts = xp.bincount(heads, minlength=n)
+    np.cumsum(ex.to_host(counts), out=indptr[1:])
+    return indptr, ex.to_host(tails[order].astype(np.int32))
