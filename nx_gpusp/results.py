@@ -12,14 +12,16 @@ O(n x depth). The mappings here answer the same questions from the arrays:
 - :class:`MatrixRowMap` / :class:`PredecessorRowMap` / :class:`RowsMap`: Floyd-Warshall's
   ``dict`` of ``defaultdict`` rows over the host matrix.
 
-Each is a read-only :class:`collections.abc.Mapping`: ``len``, ``in``, ``get``, iteration,
+Each is a :class:`collections.abc.MutableMapping`: ``len``, ``in``, ``get``, iteration,
 ``==`` with a dict in either direction, ``dict(m)`` and ``m.copy()`` give a plain dict,
-pickling gives a plain dict. With ``nx.config.backends.gpusp.lazy_results = False``
+pickling gives a plain dict; reads never build more than they return, and the first
+write builds the dict and goes to it (copy on write). With ``nx.config.backends.gpusp.lazy_results = False``
 every function returns plain dicts instead (:func:`materialize`).
 """
 
 from collections import defaultdict
-from collections.abc import Generator, ItemsView, KeysView, Mapping, ValuesView
+from collections.abc import (Generator, ItemsView, KeysView, Mapping, MutableMapping,
+                             ValuesView)
 
 import numpy as np
 
@@ -32,12 +34,15 @@ __all__ = ["HostSSSP", "DistanceMap", "PathMap", "MatrixRowMap", "PredecessorRow
 _REPR_ITEMS = 6  # entries a repr shows before "..."
 
 
-class LazyMapping(Mapping):
-    """Read-only mapping from node labels to values held in arrays.
+class LazyMapping(MutableMapping):
+    """Mapping from node labels to values held in arrays.
 
     Subclasses give the vertex order (:meth:`_order`), which vertices are keys
     (:meth:`_has`), one value (:meth:`_value`) and every value in order
-    (:meth:`_values`). The plain dict is built once, on the first full read.
+    (:meth:`_values`). The plain dict is built once, on the first full read or the
+    first write: writes (``m[k] = v``, ``del m[k]``, ``pop``, ``update``, ...) go to
+    that dict, as they would go to NetworkX's own (NetworkX's code writes into results
+    of the calls it makes, e.g. ``shortest_path`` with only a target).
     """
 
     __slots__ = ("_graph", "_order_cache", "_dict_cache")
@@ -106,7 +111,20 @@ class LazyMapping(Mapping):
         return default if idx is None else self._value(idx)
 
     def __len__(self):
+        d = self._dict_cache
+        return len(d) if d is not None else self._count()
+
+    def _count(self):
         return len(self._order())
+
+    def __setitem__(self, key, value):
+        self._dict()[key] = value
+
+    def __delitem__(self, key):
+        del self._dict()[key]
+
+    def clear(self):
+        self._dict().clear()
 
     def __iter__(self):
         d = self._dict_cache
@@ -167,9 +185,13 @@ class LazyMapping(Mapping):
 
     def __repr__(self):
         n = len(self)
-        order = self._order()[:_REPR_ITEMS]
-        shown = ", ".join(f"{k!r}: {v!r}" for k, v in
-                          zip(self._graph.labels(order), self._values(order)))
+        d = self._dict_cache
+        if d is not None:
+            items = list(zip(d, d.values()))[:_REPR_ITEMS]
+        else:
+            order = self._order()[:_REPR_ITEMS]
+            items = zip(self._graph.labels(order), self._values(order))
+        shown = ", ".join(f"{k!r}: {v!r}" for k, v in items)
         more = f", ... ({n} items)" if n > _REPR_ITEMS else ""
         return f"{type(self).__name__}({{{shown}{more}}})"
 
@@ -220,7 +242,7 @@ class _ReachedKeys(LazyMapping):
     def _has(self, idx):
         return self._dist_view[idx] != self._inf
 
-    def __len__(self):
+    def _count(self):
         if self._order_cache is not None:
             return len(self._order_cache)
         return int(np.count_nonzero(self._dist != self._inf))
@@ -332,7 +354,7 @@ class MatrixRowMap(LazyMapping):
     def _has(self, idx):
         return True
 
-    def __len__(self):
+    def _count(self):
         return self._graph.n
 
     def _value(self, idx):
@@ -608,7 +630,7 @@ class _ArcKeys(LazyMapping):
     def _has(self, idx):
         return self._arcs.dist[idx] != self._inf
 
-    def __len__(self):
+    def _count(self):
         return len(self._order_cache)
 
 
@@ -649,7 +671,7 @@ class TreePredecessorMap(LazyMapping):
     def _has(self, idx):
         return self._dist[idx] != self._inf
 
-    def __len__(self):
+    def _count(self):
         return len(self._order_cache)
 
     def _value(self, idx):

@@ -15,15 +15,6 @@ __all__ = ["networkx_test_xfails", "pytest_sessionfinish"]
 def networkx_test_xfails():
     """test name (or Class::test) -> reason, for genuine, explained differences."""
     return {
-        "TestFloyd::test_zero_distance": (
-            "the test assigns into floyd_warshall_predecessor_and_distance's result "
-            "(`dist[u][u] = 0`, where `==` was meant); gpusp's results are read-only "
-            "lazy mappings (nx.config.backends.gpusp.lazy_results = False gives plain "
-            "dicts)"),
-        "TestBarycenter::test_sp_kwarg": (
-            "the test deletes an entry of shortest_path_length's result (`del "
-            "sp[0][1]`) to corrupt it; gpusp's results are read-only lazy mappings "
-            "(nx.config.backends.gpusp.lazy_results = False gives plain dicts)"),
         "TestBellmanFordAndGoldbergRadzik::test_zero_cycle_smoke": (
             "gpusp's Dijkstra refuses any negative weight with ValueError instead of "
             "returning an answer that is only sometimes right (this test calls "

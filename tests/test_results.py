@@ -46,10 +46,38 @@ def test_lengths_mapping_protocol(device):
     unreached = next(v for v in G if v not in expected)
     with pytest.raises(KeyError):
         got[unreached]
-    with pytest.raises(TypeError):
-        got[s] = 5
     for value in got.values():
         assert type(value) in (int, float)
+
+
+def test_writes_go_to_a_dict_of_the_result(device):
+    """Copy on write: the first write builds the dict, later reads see the writes
+    (NetworkX's own shortest_path writes into the results of its inner calls)."""
+    G, s = _labelled_graph()
+    expected = nx.single_source_dijkstra_path_length(G, s)
+    got = nx.single_source_dijkstra_path_length(G, s, backend="gpusp")
+    last = list(expected)[-1]
+    got[s] = 5
+    got["new"] = 1.5
+    del got[last]
+    expected[s] = 5
+    expected["new"] = 1.5
+    del expected[last]
+    assert got == expected and len(got) == len(expected) and list(got)[-1] == "new"
+    assert got.pop("new") == 1.5 and "new" not in got
+    got.update({s: 0})
+    assert got[s] == 0 and got.setdefault("x", 3) == 3 and got["x"] == 3
+    with pytest.raises(KeyError):
+        del got["absent"]
+    got.clear()
+    assert len(got) == 0 and dict(got) == {}
+    _, paths = nx.single_source_dijkstra(G, s, backend="gpusp")
+    for t in list(paths):
+        paths[t] = list(reversed(paths[t]))  # what NetworkX's shortest_path does
+    assert all(p[-1] == s for p in paths.values())
+    dist = nx.floyd_warshall(G, backend="gpusp")
+    dist[s][s] = -1
+    assert dist[s][s] == -1 and dist[s]["not a node"] == float("inf")
 
 
 def test_lengths_value_types_and_order(device):
