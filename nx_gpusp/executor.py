@@ -60,6 +60,7 @@ def _warm_cuda(device, families):
             return
         ex = get_executor("cuda" if device == "auto" else device)
         ex.xp.empty(1)  # creates the context
+        import cupyx.scipy.sparse  # noqa: F401  (CuPy's comparison operators import it)
         for family in families:
             ex.ops(family)
     except Exception:  # the call itself will meet and report any failure

@@ -523,7 +523,9 @@ def rows_to_host(ex, dist, pred, cutoff=None):
 def distance_order(xp, dist):
     """The reached vertices (finite ``dist``) in non-decreasing distance order, ties in
     vertex order (int32 where n allows)."""
-    reached = xp.flatnonzero(dist != distance_inf(dist.dtype))
+    # ufuncs, not operators: CuPy's comparison operators import cupyx.scipy.sparse
+    # (and SciPy's) the first time, ~0.5 s of a process's first call
+    reached = xp.flatnonzero(xp.not_equal(dist, distance_inf(dist.dtype)))
     order = reached[xp.argsort(dist[reached], kind="stable")]
     return order.astype(np.int32) if len(dist) < 2**31 else order
 
@@ -536,7 +538,7 @@ def to_host(graph, result, *, cutoff=None):
     ex = result.executor
     dist = result.dist
     if cutoff is not None:
-        dist = ex.xp.where(dist > cutoff, distance_inf(dist.dtype), dist)
+        dist = ex.xp.where(ex.xp.greater(dist, cutoff), distance_inf(dist.dtype), dist)
     order = ex.to_host(distance_order(ex.xp, dist)) if ex.is_cuda else None
     pred = None if result.pred is None else ex.to_host(result.pred)
     return HostSSSP(graph, ex.to_host(dist), pred, result.sources, order=order)
