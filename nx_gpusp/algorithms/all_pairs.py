@@ -17,7 +17,7 @@ from ..methods import METHODS, choose, load_all
 from ..results import HostSSSP
 from ..solvers.apsp.johnson import reweighted
 from ..solvers.apsp.progress import Progress
-from ..solvers.sssp import distance_inf
+from ..solvers.sssp import cutoff_value, distance_inf
 from .common import as_csr, check_weights, run_sssp, sssp_should_run, weight_can_run
 
 __all__ = ["prefer_floyd_warshall"]
@@ -52,8 +52,10 @@ def _plan(ex, graph, family, method, *, lengths_only):
 
 
 def _host(graph, dist, pred, source, cutoff):
-    if cutoff is not None:
-        dist = np.where(dist > cutoff, distance_inf(dist.dtype), dist)
+    if cutoff is not None:  # as NetworkX: the source stays at 0 whatever the cutoff
+        far = dist > cutoff_value(cutoff, dist.dtype)
+        far[source] = False
+        dist = np.where(far, distance_inf(dist.dtype), dist)
     return HostSSSP(graph, dist, pred, np.array([source]))
 
 

@@ -1,6 +1,7 @@
 """Argument handling shared by the NetworkX-facing functions."""
 
 import networkx as nx
+import numpy as np
 
 from ..config import get_config
 from ..convert import from_networkx
@@ -8,9 +9,10 @@ from ..executor import get_executor
 from ..graph import CSRGraph
 from ..methods import choose
 from ..results import to_host
+from ..solvers.sssp import cutoff_value, is_real, mask_beyond_cutoff
 
-__all__ = ["as_csr", "check_weights", "node_index", "run_sssp", "weight_can_run", "sssp_should_run",
-           "family_of"]
+__all__ = ["as_csr", "check_weights", "check_reachable_self_loops", "node_index", "run_sssp",
+           "weight_can_run", "sssp_should_run", "family_of"]
 
 
 def as_csr(G, weight="weight"):
@@ -48,21 +50,41 @@ def family_of(method):
 
 
 def check_weights(graph, family):
-    """The weight errors of the Dijkstra ("dijkstra") or Bellman-Ford family."""
+    """The weight errors of the Dijkstra ("dijkstra") or Bellman-Ford family that the
+    whole graph decides (a negative cycle counts only where a run reaches it)."""
     if family == "dijkstra" and graph.has_negative_weights:
         raise ValueError(
             "Contradictory paths found: negative weights? gpusp's Dijkstra needs "
             f"non-negative weights (minimum is {graph.min_weight}); use Bellman-Ford")
-    if family == "bellman-ford" and graph.has_negative_self_loop:
-        raise nx.NetworkXUnbounded("Negative cycle detected.")
     if not graph.path_sums_exact():
         raise NotImplementedError("gpusp: integer path sums could overflow int64")
+    if family == "dijkstra" and not graph.float_sums_finite():
+        # NetworkX's Dijkstra reports a node reached only through an overflowing sum at
+        # distance inf; here inf means "unreached"
+        raise NotImplementedError("gpusp: float path sums could overflow to inf")
+
+
+def check_reachable_self_loops(graph, sources):
+    """NetworkXUnbounded when a negative self-loop is reachable from ``sources`` (only a
+    reachable negative cycle makes a Bellman-Ford run unbounded)."""
+    if graph.has_negative_self_loop and graph.reachable(sources)[graph.negative_self_loops].any():
+        raise nx.NetworkXUnbounded("Negative cycle detected.")
 
 
 def run_sssp(graph, sources, *, family, method=None, options=None, cutoff=None,
              want_pred=True):
-    """Run one single/multi-source computation; sources are indices. Returns HostSSSP."""
+    """Run one single/multi-source computation; sources are indices. Returns HostSSSP.
+
+    ``cutoff`` as NetworkX's Dijkstra reads it: sources stay at 0 whatever it is, NaN
+    cuts nothing, and one that is no number raises TypeError where NetworkX compares
+    with it (once a source has an arc)."""
     check_weights(graph, family)
+    if family == "bellman-ford":
+        check_reachable_self_loops(graph, sources)
+    if cutoff is not None and not is_real(cutoff):
+        if graph.out_degree[np.asarray(sources, dtype=np.int64)].any():
+            cutoff_value(cutoff, graph.distance_dtype())  # raises TypeError
+        cutoff = None
     cfg = get_config()
     requested = method or (cfg.dijkstra_method if family == "dijkstra"
                            else cfg.bellman_ford_method)
@@ -70,7 +92,8 @@ def run_sssp(graph, sources, *, family, method=None, options=None, cutoff=None,
     opts = m.check_options(options or {})
     ex = get_executor()
     result = m.load()(ex, graph, sources, cutoff=cutoff, want_pred=want_pred, **opts)
-    host = to_host(graph, result, cutoff=cutoff)
+    result.dist = mask_beyond_cutoff(ex, result.dist, result.sources, cutoff)
+    host = to_host(graph, result)
     if want_pred and host.pred is None:
         from ..solvers.sssp.tree import shortest_path_tree
 

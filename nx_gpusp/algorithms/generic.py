@@ -23,6 +23,15 @@ def _resolve(G, weight, method):
     return graph, family, gpu_method
 
 
+def _target(graph, target, *, missing_is_no_path):
+    """Index of ``target``; None (no path, once the run is done) or NodeNotFound when it
+    is not a node."""
+    t = graph.index_of(target)
+    if t is None and not missing_is_no_path:
+        raise nx.NodeNotFound(f"Target {target} is not in G")
+    return t
+
+
 def _single(graph, family, source, gpu_method, *, want_pred):
     return run_sssp(graph, [source], family=family, method=gpu_method, want_pred=want_pred)
 
@@ -39,7 +48,10 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
     s = node_index(graph, source, f"Source {source} not in G")
     if target is None:
         return _single(graph, family, s, gpu_method, want_pred=True).paths()
-    t = node_index(graph, target, f"Target {target} not in G")
+    # NetworkX: bidirectional searches (unweighted, Dijkstra) refuse a missing target;
+    # Bellman-Ford runs first and finds no path to it
+    t = _target(graph, target, missing_is_no_path=weight is not None and
+                family == "bellman-ford")
     if s == t:
         return [source]
     host = _single(graph, family, s, gpu_method, want_pred=True)
@@ -71,7 +83,9 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
     s = node_index(graph, source, f"Source {source} not in G")
     if target is None:
         return _single(graph, family, s, gpu_method, want_pred=False).lengths()
-    t = node_index(graph, target, f"Target {target} not in G")
+    # NetworkX: the unweighted bidirectional search refuses a missing target; Dijkstra
+    # and Bellman-Ford path lengths run first and find no path to it
+    t = _target(graph, target, missing_is_no_path=weight is not None)
     if s == t:
         return 0
     host = _single(graph, family, s, gpu_method, want_pred=False)

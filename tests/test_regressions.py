@@ -1,0 +1,191 @@
+"""One regression test per bug found by differential fuzzing against NetworkX (see
+tests/test_fuzz.py), named after the bug; each runs on the NumPy twin and on CUDA."""
+
+import math
+from decimal import Decimal
+from fractions import Fraction
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from graphs import assert_lengths_equal, assert_paths_valid
+from nx_gpusp.methods import methods_for
+
+SSSP = sorted(m.name for m in methods_for("sssp"))
+NEGATIVE_SSSP = sorted(m.name for m in methods_for("sssp") if m.negative_weights)
+ALL_PAIRS = sorted(m.name for m in methods_for("all-pairs"))
+NEGATIVE_ALL_PAIRS = sorted(m.name for m in methods_for("all-pairs") if m.negative_weights)
+FLOYD_WARSHALL = sorted(m.name for m in methods_for("floyd-warshall"))
+GP = {"backend": "gpusp"}
+
+
+def _outcome(call):
+    """("ok", result) or ("raised", exception type)."""
+    try:
+        result = call()
+        if hasattr(result, "__next__"):
+            result = dict(result)
+        return "ok", result
+    except Exception as exc:  # noqa: BLE001  (compared with NetworkX's)
+        return "raised", type(exc)
+
+
+# -- bug 1: a negative cutoff drops the source -------------------------------------------
+@pytest.mark.parametrize("method", SSSP)
+def test_bug1_negative_cutoff_keeps_the_sources(device, method):
+    G = nx.path_graph(3)
+    G.add_edge(2, 3, weight=0)
+    for cutoff in (-1, -0.5, -math.inf):
+        kw = dict(cutoff=cutoff, method=method, **GP)
+        assert nx.single_source_dijkstra_path_length(G, 0, **kw) == {0: 0}
+        assert nx.single_source_dijkstra(G, 2, **kw) == ({2: 0}, {2: [2]})
+        assert nx.single_source_dijkstra_path(G, 2, **kw) == {2: [2]}
+        assert nx.multi_source_dijkstra_path_length(G, {0, 3}, **kw) == {0: 0, 3: 0}
+        assert nx.multi_source_dijkstra(G, {0, 3}, target=3, **kw) == (0, [3])
+        with pytest.raises(nx.NetworkXNoPath):
+            nx.single_source_dijkstra(G, 2, target=3, **kw)
+
+
+@pytest.mark.parametrize("method", ALL_PAIRS + ["frontier", None])
+def test_bug1_negative_cutoff_all_pairs(device, method):
+    G = nx.path_graph(4)
+    for cutoff in (-1, -2.5):
+        kw = dict(cutoff=cutoff, method=method, **GP)
+        assert dict(nx.all_pairs_dijkstra_path_length(G, **kw)) == {v: {v: 0} for v in G}
+        assert dict(nx.all_pairs_dijkstra_path(G, **kw)) == {v: {v: [v]} for v in G}
+        assert dict(nx.all_pairs_dijkstra(G, **kw)) == {v: ({v: 0}, {v: [v]}) for v in G}
+
+
+# -- bug 2: a NaN cutoff (and one that is no number) --------------------------------------
+@pytest.mark.parametrize("method", SSSP)
+def test_bug2_nan_cutoff_cuts_nothing(device, method):
+    for weight in (1, 1.5):
+        G = nx.DiGraph([(0, 1, {"weight": weight}), (1, 2, {"weight": weight})])
+        expected = nx.single_source_dijkstra_path_length(G, 0, cutoff=math.nan)
+        got = nx.single_source_dijkstra_path_length(G, 0, cutoff=math.nan, method=method,
+                                                    **GP)
+        assert got == expected == {0: 0, 1: weight, 2: 2 * weight}
+    expected = dict(nx.all_pairs_dijkstra_path_length(G, cutoff=math.nan))
+    assert dict(nx.all_pairs_dijkstra_path_length(G, cutoff=math.nan, **GP)) == expected
+
+
+@pytest.mark.parametrize("cutoff", ["3", None, 1j, [2]], ids=["str", "None", "complex",
+                                                              "list"])
+def test_bug2_cutoff_that_is_no_number(device, cutoff):
+    G = nx.DiGraph([(0, 1, {"weight": 1})])
+    G.add_node(5)
+    nx_outcome = _outcome(lambda: nx.single_source_dijkstra_path_length(G, 0, cutoff=cutoff))
+    gp_outcome = _outcome(lambda: nx.single_source_dijkstra_path_length(G, 0, cutoff=cutoff,
+                                                                        **GP))
+    assert gp_outcome == nx_outcome
+    # NetworkX compares with the cutoff only once it relaxes an arc
+    assert nx.single_source_dijkstra_path_length(G, 5, cutoff=cutoff, **GP) == {5: 0}
+
+
+@pytest.mark.parametrize("cutoff", [Fraction(5, 2), Decimal("2.5"), np.float32(2.5),
+                                    2**70, -2**70, True])
+def test_bug2_exotic_cutoff_numbers(device, cutoff):
+    for weight in (1, 0.5, 1.25):
+        G = nx.path_graph(6, create_using=nx.DiGraph)
+        nx.set_edge_attributes(G, weight, "weight")
+        expected = nx.single_source_dijkstra_path_length(G, 0, cutoff=cutoff)
+        got = nx.single_source_dijkstra_path_length(G, 0, cutoff=cutoff, **GP)
+        assert got == expected
+
+
+# -- bug 3: a missing target ---------------------------------------------------------------
+@pytest.mark.parametrize("weight", [None, "weight"])
+@pytest.mark.parametrize("method", ["dijkstra", "bellman-ford"])
+def test_bug3_missing_target_no_path_or_not_found(device, weight, method):
+    G = nx.path_graph(3)
+    for func in (nx.shortest_path, nx.shortest_path_length):
+        expected = _outcome(lambda: func(G, 0, 99, weight=weight, method=method))
+        assert expected[0] == "raised"
+        assert _outcome(lambda: func(G, 0, 99, weight=weight, method=method, **GP)) == expected
+    for func in (nx.dijkstra_path, nx.dijkstra_path_length, nx.bellman_ford_path,
+                 nx.bellman_ford_path_length):
+        with pytest.raises(nx.NetworkXNoPath):
+            func(G, 0, 99, **GP)
+
+
+def test_bug3_missing_target_after_the_negative_cycle_verdict(device):
+    """Bellman-Ford runs before it looks for the target: a negative cycle wins."""
+    G = nx.DiGraph([(0, 1, {"weight": 1}), (1, 0, {"weight": -2})])
+    for func in (nx.shortest_path, nx.shortest_path_length):
+        with pytest.raises(nx.NetworkXUnbounded):
+            func(G, 0, 99, weight="weight", method="bellman-ford", **GP)
+    with pytest.raises(nx.NetworkXUnbounded):
+        nx.bellman_ford_path(G, 0, 99, **GP)
+
+
+# -- bug 4: an unreachable negative self-loop ----------------------------------------------
+@pytest.mark.parametrize("method", NEGATIVE_SSSP)
+def test_bug4_unreachable_negative_self_loop(device, method):
+    G = nx.DiGraph([(0, 1, {"weight": 1}), (5, 5, {"weight": -1}), (1, 2, {"weight": -3})])
+    kw = dict(method=method, **GP)
+    assert nx.single_source_bellman_ford_path_length(G, 0, **kw) == {0: 0, 1: 1, 2: -2}
+    dist, paths = nx.single_source_bellman_ford(G, 0, **kw)
+    assert dist == {0: 0, 1: 1, 2: -2} and paths == {0: [0], 1: [0, 1], 2: [0, 1, 2]}
+    assert nx.bellman_ford_path_length(G, 0, 2, **kw) == -2
+    assert nx.shortest_path_length(G, 0, 2, weight="weight", method=method, **GP) == -2
+    with pytest.raises(nx.NetworkXUnbounded):  # reachable: unbounded
+        nx.single_source_bellman_ford_path_length(G, 5, **kw)
+    G.add_edge(2, 5, weight=4)
+    with pytest.raises(nx.NetworkXUnbounded):
+        nx.single_source_bellman_ford_path_length(G, 0, **kw)
+    G.remove_edge(2, 5)
+    # negative_edge_cycle and the all-pairs functions look at the whole graph
+    assert nx.negative_edge_cycle(G, **kw) is True
+    with pytest.raises(nx.NetworkXUnbounded):
+        dict(nx.all_pairs_bellman_ford_path_length(G, **GP))
+    with pytest.raises(nx.NetworkXUnbounded):
+        nx.johnson(G, **GP)
+
+
+def test_bug4_undirected_negative_edge_only_where_reached(device):
+    G = nx.Graph([(0, 1, {"weight": 2}), (7, 8, {"weight": -1})])
+    assert nx.single_source_bellman_ford_path_length(G, 0, **GP) == {0: 0, 1: 2}
+    with pytest.raises(nx.NetworkXUnbounded):
+        nx.single_source_bellman_ford_path_length(G, 7, **GP)
+
+
+# -- bug 5: narrower distance types on a one-node graph with a huge self-loop --------------
+@pytest.mark.parametrize("weight", [2**31, 2**31 - 1, 2**15, 2**24 + 1, 2.0**31, 2**40])
+def test_bug5_one_node_huge_self_loop(device, weight):
+    G = nx.DiGraph()
+    G.add_edge(0, 0, weight=weight)
+    assert dict(nx.all_pairs_dijkstra(G, **GP)) == {0: ({0: 0}, {0: [0]})}
+    assert nx.johnson(G, **GP) == {0: {0: [0]}}
+    assert dict(nx.all_pairs_bellman_ford_path(G, **GP)) == {0: {0: [0]}}
+    for method in ALL_PAIRS:
+        assert dict(nx.all_pairs_dijkstra_path_length(G, method=method, **GP)) == {0: {0: 0}}
+    for method in FLOYD_WARSHALL:
+        assert nx.floyd_warshall(G, method=method, **GP) == {0: {0: 0}}
+        assert nx.floyd_warshall_numpy(G, method=method, **GP).tolist() == [[0.0]]
+    for method in SSSP:
+        assert nx.single_source_dijkstra(G, 0, method=method, **GP) == ({0: 0}, {0: [0]})
+
+
+@pytest.mark.parametrize("weight", [2**31, 2**30 + 1, 2**14 + 1, 2**23 + 1])
+def test_bug5_two_nodes_and_a_self_loop_near_a_lane_limit(device, weight):
+    """The bound covers self-loops and single arcs as well as simple paths."""
+    G = nx.DiGraph([(0, 1, {"weight": 3})])
+    G.add_edge(1, 1, weight=weight)
+    G.add_edge(1, 0, weight=weight)
+    H = nx.DiGraph([(u, v, {"weight": float(d["weight"])}) for u, v, d in G.edges(data=True)])
+    for graph in (G, H):
+        expected = dict(nx.all_pairs_dijkstra_path_length(graph))
+        for method in ALL_PAIRS + [None]:
+            got = dict(nx.all_pairs_dijkstra_path_length(graph, method=method, **GP))
+            assert got == expected
+        expected_fw = nx.floyd_warshall(graph)
+        for method in FLOYD_WARSHALL:
+            assert nx.floyd_warshall(graph, method=method, **GP) == expected_fw
+        for lane in ("s16x2", "s32", "f32"):
+            try:
+                got = nx.floyd_warshall(graph, method="fw-dpx", lane=lane, **GP)
+            except ValueError as exc:  # the lane says why it cannot hold them
+                assert "narrowest lane that can" in str(exc)
+            else:
+                assert got == expected_fw
