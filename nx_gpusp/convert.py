@@ -6,6 +6,7 @@ multigraph weight function), a missing attribute takes ``default``. Weights are 
 here, once, so every algorithm can trust them.
 """
 
+import decimal
 import itertools
 import numbers
 
@@ -54,13 +55,20 @@ def _arc_label(pos, indptr, indices, nodes):
     return (nodes[u], nodes[v])
 
 
+FLOAT_EXACT = 1 << 53  # every integer of magnitude up to 2**53 is a float64 exactly
+INT64_MAX = int(np.iinfo(np.int64).max)
+
+
 def validate_weights(values, indptr, indices, nodes):
-    """Weights as int64/float64, or the error NetworkX users should see.
+    """Weights as int64/float64 holding every value exactly, or the error NetworkX users
+    should see.
 
     TypeError: non-numeric (str, None, complex, ...). ValueError: NaN.
     NotImplementedError (NetworkX then falls back to its own implementation under
-    automatic dispatch): infinite weights, integers beyond int64, exact number types
-    (Fraction, Decimal) whose arithmetic float64 would change.
+    automatic dispatch): a weight that int64/float64 cannot hold exactly or whose
+    arithmetic NetworkX does differently (integers beyond int64, or mixed with floats
+    beyond 2**53; Fraction, Decimal; numpy float32/float16/longdouble, which NetworkX
+    sums in their own precision), and infinite weights.
     """
     m = len(values)
     if m == 0:
@@ -70,37 +78,72 @@ def validate_weights(values, indptr, indices, nodes):
     except (ValueError, TypeError, OverflowError):
         arr = np.asarray(values, dtype=object)
     kind = arr.dtype.kind
-    if kind == "b":
+    if kind in "bi":  # every value an integer that fits int64 (numpy picked int64)
         return arr.astype(np.int64)
-    if kind == "u":
-        if arr.max() > np.iinfo(np.int64).max:
-            raise NotImplementedError("gpusp: integer edge weights beyond int64")
+    if kind == "u" and arr.max() <= INT64_MAX:
         return arr.astype(np.int64)
-    if kind == "i":
-        return arr.astype(np.int64)
-    if kind == "f":
-        arr = arr.astype(np.float64)
-        bad = np.flatnonzero(~np.isfinite(arr))
-        if len(bad):
-            pos = int(bad[0])
-            edge = _arc_label(pos, indptr, indices, nodes)
-            if np.isnan(arr[pos]):
-                raise ValueError(f"edge {edge} has a NaN weight; shortest paths are undefined")
-            raise NotImplementedError(f"gpusp: edge {edge} has an infinite weight")
-        return arr
-    # object, str, complex, ...: find the first offending value
-    for pos, val in enumerate(values):
-        if isinstance(val, bool) or isinstance(val, numbers.Integral):
-            continue
-        if isinstance(val, float):
-            continue
+    types = set(map(type, values))
+    if kind == "f" and arr.dtype == np.float64 and types == {float}:
+        return _finite(arr, indptr, indices, nodes)
+    return _exact_weights(values, types, indptr, indices, nodes)
+
+
+def _finite(arr, indptr, indices, nodes):
+    bad = np.flatnonzero(~np.isfinite(arr))
+    if len(bad):
+        pos = int(bad[0])
         edge = _arc_label(pos, indptr, indices, nodes)
-        if isinstance(val, numbers.Real):
+        if np.isnan(arr[pos]):
+            raise ValueError(f"edge {edge} has a NaN weight; shortest paths are undefined")
+        raise NotImplementedError(f"gpusp: edge {edge} has an infinite weight")
+    return arr
+
+
+def _exact_weights(values, types, indptr, indices, nodes):
+    """The slow path: every value classified by its type, each refusal naming its edge."""
+    integral = floating = False
+    for t in types:
+        if issubclass(t, (bool, np.bool_, numbers.Integral)):
+            integral = True
+        elif issubclass(t, float):  # float and numpy float64
+            floating = True
+        else:
+            _refuse(values, t, indptr, indices, nodes)
+    if not floating:  # integers of any size
+        ints = [int(val) for val in values]
+        big = [pos for pos, val in enumerate(ints) if not -INT64_MAX - 1 <= val <= INT64_MAX]
+        if big:
+            edge = _arc_label(big[0], indptr, indices, nodes)
             raise NotImplementedError(
-                f"gpusp: edge {edge} weight {val!r} is a {type(val).__name__}; exact "
-                "arithmetic on it is not supported")
-        raise TypeError(f"edge {edge} has non-numeric weight {val!r} ({type(val).__name__})")
-    raise NotImplementedError("gpusp: integer edge weights beyond int64")
+                f"gpusp: edge {edge} weight {values[big[0]]!r} does not fit int64 (NetworkX's "
+                "exact integer arithmetic handles it)")
+        return np.array(ints, dtype=np.int64)
+    arr = np.array([float(val) for val in values], dtype=np.float64)
+    if integral:  # ints mixed with floats must be floats exactly
+        for pos in np.flatnonzero(np.abs(arr) >= FLOAT_EXACT).tolist():
+            val = values[pos]
+            if not isinstance(val, float) and int(val) != float(arr[pos]):  # exact
+                edge = _arc_label(pos, indptr, indices, nodes)
+                raise NotImplementedError(
+                    f"gpusp: edge {edge} weight {val!r} is an integer that float64 (the "
+                    "type of this graph's float weights) cannot hold exactly")
+    return _finite(arr, indptr, indices, nodes)
+
+
+def _refuse(values, t, indptr, indices, nodes):
+    """Raise the error for the first weight of type ``t``."""
+    pos = next(i for i, val in enumerate(values) if type(val) is t)
+    val = values[pos]
+    edge = _arc_label(pos, indptr, indices, nodes)
+    if issubclass(t, np.floating):
+        raise NotImplementedError(
+            f"gpusp: edge {edge} weight {val!r} is a numpy {t.__name__}; NetworkX sums such "
+            "weights in their own precision, gpusp in float64")
+    if issubclass(t, (numbers.Real, decimal.Decimal)):
+        raise NotImplementedError(
+            f"gpusp: edge {edge} weight {val!r} is a {t.__name__}; exact arithmetic on it "
+            "is not supported")
+    raise TypeError(f"edge {edge} has non-numeric weight {val!r} ({t.__name__})")
 
 
 def to_networkx(graph: CSRGraph):

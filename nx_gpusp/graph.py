@@ -146,7 +146,10 @@ class CSRGraph:
 
     @functools.cached_property
     def mean_abs_weight(self):
-        return float(np.abs(self.weights).mean()) if self.m else 0.0
+        if not self.m:
+            return 0.0
+        with np.errstate(over="ignore"):  # inf for weights near the float maximum
+            return float(np.abs(self.weights).mean())
 
     @property
     def has_negative_weights(self):

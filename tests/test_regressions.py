@@ -189,3 +189,96 @@ def test_bug5_two_nodes_and_a_self_loop_near_a_lane_limit(device, weight):
                 assert "narrowest lane that can" in str(exc)
             else:
                 assert got == expected_fw
+
+
+# -- hostile inputs ------------------------------------------------------------------------
+@pytest.mark.parametrize("weights", [
+    [2**63 + 1000, 2**63, 999],  # beyond int64 (numpy made float64 of them)
+    [2**63, -2**63 + 5, 1],
+    [np.uint64(2**63 + 1), 1, 1],
+    [np.uint64(2**63 + 1), 1.5, 1],
+    [2**60 + 1, 0.5, 1],  # an int float64 cannot hold, mixed with floats
+    [Decimal("1.5"), 2, 1], [Fraction(1, 3), 2, 1],
+    [np.float32(0.5), 1.5, 1], [np.longdouble(0.1), 1.0, 1],
+], ids=lambda w: "-".join(type(x).__name__ for x in w))
+def test_hostile_weights_not_held_exactly_are_declined(device, weights):
+    """NotImplementedError (automatic dispatch then runs NetworkX): never a rounded answer."""
+    G = nx.DiGraph()
+    for (u, v), w in zip([(0, 1), (0, 2), (2, 1)], weights):
+        G.add_edge(u, v, weight=w)
+    for call in (lambda: nx.single_source_dijkstra(G, 0, 1, **GP),
+                 lambda: nx.bellman_ford_path_length(G, 0, 1, **GP),
+                 lambda: nx.floyd_warshall_numpy(G, **GP)):
+        with pytest.raises(NotImplementedError):
+            call()
+
+
+@pytest.mark.parametrize("weights", [
+    [np.uint64(5), 3, 1], [np.int32(7), 2, 1], [np.float64(0.25), 1.5, 2],
+    [2**53, 0.5, 1], [True, 2, 1], [2**61 - 7, 3, 1]])
+def test_exact_weights_of_other_types_are_used(device, weights):
+    G = nx.DiGraph()
+    for (u, v), w in zip([(0, 1), (0, 2), (2, 1)], weights):
+        G.add_edge(u, v, weight=w)
+    assert nx.single_source_dijkstra(G, 0, **GP) == nx.single_source_dijkstra(G, 0)
+
+
+def test_hostile_decimal_falls_back_under_automatic_dispatch():
+    import subprocess
+    import sys
+
+    code = """
+from decimal import Decimal
+import networkx as nx
+G = nx.DiGraph([(0, 1, {"weight": Decimal("1.5")}), (1, 2, {"weight": Decimal("2")})])
+print(nx.single_source_dijkstra_path_length(G, 0))
+"""
+    env = dict(__import__("os").environ, NETWORKX_BACKEND_PRIORITY="gpusp",
+               NX_GPUSP_DEVICE="cpu", NX_GPUSP_SHOULD_RUN_MIN_EDGES="0")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "{0: 0, 1: Decimal('1.5'), 2: Decimal('3.5')}"
+
+
+@pytest.mark.parametrize("alias", [1.0, True, np.int64(1), np.float64(1.0), Fraction(1)],
+                         ids=lambda a: type(a).__name__)
+def test_hostile_node_equal_to_an_int_label(device, alias):
+    G = nx.path_graph(4)
+    assert nx.single_source_dijkstra_path_length(G, alias, **GP) == \
+        nx.single_source_dijkstra_path_length(G, alias)
+    assert nx.dijkstra_path(G, 3, alias, **GP) == [3, 2, 1]
+    assert nx.bellman_ford_path_length(G, alias, 3, **GP) == 2
+    assert nx.shortest_path(G, alias, 3, **GP) == [1, 2, 3]
+    assert alias not in {2.5, "1"}  # labels that are no node stay missing
+    for missing in (2.5, "1", -1, 4, 1 + 1j):
+        with pytest.raises(nx.NodeNotFound):
+            nx.single_source_dijkstra_path_length(G, missing, **GP)
+
+
+def test_hostile_weights_near_the_float_maximum(device):
+    G = nx.DiGraph([(0, 1, {"weight": 1e308}), (1, 2, {"weight": 1e308}),
+                    (0, 3, {"weight": -1e308})])
+    # Bellman-Ford never stores an overflowing sum (inf is not below inf): as here
+    assert nx.single_source_bellman_ford_path_length(G, 0, **GP) == \
+        nx.single_source_bellman_ford_path_length(G, 0)
+    np.testing.assert_array_equal(nx.floyd_warshall_numpy(G, **GP), nx.floyd_warshall_numpy(G))
+    # Dijkstra reports node 2 at distance inf; gpusp declines, so NetworkX answers
+    H = nx.DiGraph([(0, 1, {"weight": 1e308}), (1, 2, {"weight": 1e308})])
+    assert nx.dijkstra_path_length(H, 0, 2) == math.inf
+    with pytest.raises(NotImplementedError):
+        nx.dijkstra_path(H, 0, 2, **GP)
+
+
+def test_hostile_fw_dpx_lane_says_which_lane_fits_and_why(device):
+    G = nx.DiGraph([(0, 1, {"weight": 1.5}), (1, 2, {"weight": 3.0})])
+    with pytest.raises(ValueError, match=r"lane 's32' cannot hold .* integer lanes hold "
+                                         r"integer weights.* narrowest lane that can is 'f64'"):
+        nx.floyd_warshall_numpy(G, method="fw-dpx", lane="s32", **GP)
+    H = nx.DiGraph()
+    H.add_edge(0, 0, weight=2**31)  # one node: the path bound counts the self-loop
+    with pytest.raises(ValueError, match=r"lane 's32' .* 4294967296, not below its INF "
+                                         r"sentinel .* narrowest lane that can is 'i64'"):
+        nx.floyd_warshall_numpy(H, method="fw-dpx", lane="s32", **GP)
+    with pytest.raises(ValueError, match=r"'f32' .* whole number"):
+        nx.floyd_warshall_numpy(G, method="fw-dpx", lane="f32", **GP)
