@@ -262,7 +262,13 @@ def test_hostile_weights_near_the_float_maximum(device):
     # Bellman-Ford never stores an overflowing sum (inf is not below inf): as here
     assert nx.single_source_bellman_ford_path_length(G, 0, **GP) == \
         nx.single_source_bellman_ford_path_length(G, 0)
+    # Floyd-Warshall: inf + x is inf as in NetworkX, but -inf + inf is NaN, which NetworkX's
+    # comparisons skip: declined where sums could reach -inf
+    with pytest.raises(NotImplementedError):
+        nx.floyd_warshall_numpy(G, **GP)
+    G.remove_edge(0, 3)
     np.testing.assert_array_equal(nx.floyd_warshall_numpy(G, **GP), nx.floyd_warshall_numpy(G))
+    assert nx.floyd_warshall(G, **GP) == nx.floyd_warshall(G)
     # Dijkstra reports node 2 at distance inf; gpusp declines, so NetworkX answers
     H = nx.DiGraph([(0, 1, {"weight": 1e308}), (1, 2, {"weight": 1e308})])
     assert nx.dijkstra_path_length(H, 0, 2) == math.inf
@@ -282,3 +288,95 @@ def test_hostile_fw_dpx_lane_says_which_lane_fits_and_why(device):
         nx.floyd_warshall_numpy(H, method="fw-dpx", lane="s32", **GP)
     with pytest.raises(ValueError, match=r"'f32' .* whole number"):
         nx.floyd_warshall_numpy(G, method="fw-dpx", lane="f32", **GP)
+
+
+# -- bug 7: zero-length float cycles that rounding makes negative --------------------------
+ROUNDING_CYCLE = [("a", "b", -11.8), ("b", "a", 11.8), ("s", "a", -0.65)]  # -0.65-11.8+11.8 < -0.65
+
+
+def _rounding_graph():
+    return nx.DiGraph([(u, v, {"weight": w}) for u, v, w in ROUNDING_CYCLE])
+
+
+@pytest.mark.parametrize("method", NEGATIVE_SSSP)
+def test_bug7_rounding_cycle_every_bellman_ford_method_agrees(device, method):
+    G = _rounding_graph()
+    with pytest.raises(nx.NetworkXUnbounded):
+        nx.single_source_bellman_ford(G, "s")  # NetworkX's verdict
+    kw = dict(method=method, **GP)
+    for call in (lambda: nx.single_source_bellman_ford(G, "s", **kw),
+                 lambda: nx.single_source_bellman_ford_path(G, "s", **kw),
+                 lambda: nx.single_source_bellman_ford_path_length(G, "s", **kw),
+                 lambda: nx.bellman_ford_path(G, "s", "b", **kw),
+                 lambda: nx.bellman_ford_path_length(G, "s", "b", **kw),
+                 lambda: nx.shortest_path(G, "s", weight="weight", method=method, **GP)):
+        with pytest.raises(nx.NetworkXUnbounded):
+            call()
+    assert nx.negative_edge_cycle(G, **kw) is True
+    # from "a" the round trip is exact (-11.8 + 11.8 == 0): no cycle, as in NetworkX
+    assert nx.single_source_bellman_ford_path_length(G, "a", **kw) == \
+        nx.single_source_bellman_ford_path_length(G, "a")
+
+
+def test_bug7_rounding_cycle_all_pairs_johnson_floyd_warshall(device):
+    G = _rounding_graph()
+    for method in NEGATIVE_ALL_PAIRS + [None, "frontier"]:
+        for func in (nx.all_pairs_bellman_ford_path_length, nx.all_pairs_bellman_ford_path):
+            with pytest.raises(nx.NetworkXUnbounded):
+                dict(func(G, method=method, **GP))
+    with pytest.raises(nx.NetworkXUnbounded):
+        nx.johnson(G, **GP)
+    for method in FLOYD_WARSHALL:  # Bellman-Ford's verdict, never a cyclic predecessor map
+        for func in (nx.floyd_warshall, nx.floyd_warshall_numpy,
+                     nx.floyd_warshall_predecessor_and_distance):
+            with pytest.raises(nx.NetworkXUnbounded):
+                func(G, method=method, **GP)
+
+
+def test_bug7_negative_edge_cycle_starts_where_networkx_does(device):
+    """NetworkX's super-source reaches every node at distance 1, and whether rounding
+    makes the cycle negative depends on that start: -3.7 + 0.65 - 0.65 from 1 is exact."""
+    G = nx.DiGraph([(0, 2, {"weight": -3.7}), (1, 2, {"weight": 0.65}),
+                    (2, 1, {"weight": -0.65})])
+    assert nx.negative_edge_cycle(G) is False
+    for method in NEGATIVE_SSSP:
+        assert nx.negative_edge_cycle(G, method=method, **GP) is False
+
+
+def _reconstructs(pred, dist, G):
+    for u, row in dist.items():
+        for v, d in row.items():
+            if u != v and d != math.inf:
+                path = [v]
+                while path[-1] != u:
+                    path.append(pred[u][path[-1]])
+                    assert len(path) <= len(G) + 1, f"cyclic predecessors {u} -> {v}"
+                path.reverse()
+                total = sum(G[a][b]["weight"] for a, b in zip(path, path[1:]))
+                assert math.isclose(total, d, rel_tol=1e-9, abs_tol=1e-6)
+
+
+@pytest.mark.parametrize("edges", [
+    [(0, 1, 2.5), (1, 0, -2.5), (1, 2, -1e-10), (2, 1, 1e-10)],
+    [(0, 4, -0.65), (2, 5, -3.7), (3, 5, -1e7), (4, 5, -0.3), (5, 4, 0.3), (5, 2, 3.7),
+     (5, 3, 1e7)],
+], ids=["tiny", "huge"])
+@pytest.mark.parametrize("method", FLOYD_WARSHALL)
+def test_bug7_floyd_warshall_sweeps_do_not_go_round_zero_cycles(device, method, edges):
+    """Blocked sweeps rounded these zero-length cycles below zero in their own order: a
+    negative diagonal, values drifting by 1e-6 relative, cyclic predecessors. They now
+    sweep Johnson's non-negative reweighting: Bellman-Ford's verdict (no cycle) and
+    NetworkX's values."""
+    G = nx.DiGraph([(u, v, {"weight": w}) for u, v, w in edges])
+    assert nx.negative_edge_cycle(G, **GP) is False
+    expected = nx.floyd_warshall(G)
+    pred, dist = nx.floyd_warshall_predecessor_and_distance(G, method=method, **GP)
+    got = nx.floyd_warshall(G, method=method, **GP)
+    for d in (dist, got):
+        for u in G:
+            assert d[u][u] == 0
+            for v in G:
+                assert math.isclose(d[u][v], expected[u][v], rel_tol=1e-9, abs_tol=1e-8)
+    _reconstructs(pred, dist, G)
+    np.testing.assert_allclose(nx.floyd_warshall_numpy(G, method=method, **GP),
+                               nx.floyd_warshall_numpy(G), rtol=1e-9, atol=1e-8)

@@ -40,6 +40,9 @@ def _floyd_warshall(graph, *, keep_negative_diagonal, predecessors, method, opti
     opts = m.check_options(options or {})
     if not graph.path_sums_exact():
         raise NotImplementedError("gpusp: integer path sums could overflow int64")
+    if graph.has_negative_weights and not graph.float_sums_finite():
+        # -inf + inf is NaN, which NetworkX's comparisons skip and min() keeps
+        raise NotImplementedError("gpusp: float path sums could overflow to -inf")
     ex = get_executor()
     d, p = m.load()(ex, graph, keep_negative_diagonal=keep_negative_diagonal,
                     predecessors=predecessors, **opts)
@@ -54,7 +57,8 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight", *, method=None, **op
             raise nx.NetworkXError(
                 "nodelist must contain every node in G with no repeats."
                 "If you wanted a subgraph of G use G.subgraph(nodelist)")
-        perm = np.array([graph.index_of(v) if v in graph else -1 for v in nodelist])
+        perm = np.array([graph.index_of(v) if v in graph else -1 for v in nodelist],
+                        dtype=np.int64)
         if (perm < 0).any():
             raise nx.NetworkXError("nodelist must contain every node in G with no repeats.")
     ex, d, _ = _floyd_warshall(graph, keep_negative_diagonal=False, predecessors=False,

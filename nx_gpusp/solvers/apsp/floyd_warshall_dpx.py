@@ -14,8 +14,8 @@ import numpy as np
 
 from ...methods import Method, register
 from ...ops.floyd_warshall_dpx import LANES, tile_of
-from .floyd_warshall import blocked_floyd_warshall, refuse_negative_diagonal
-from .potentials import refuse_negative_cycles
+from .floyd_warshall import (blocked_floyd_warshall, refuse_negative_diagonal, sweep_weights,
+                             undo_potentials)
 
 __all__ = ["dpx_floyd_warshall", "path_bound", "choose_lane"]
 
@@ -95,9 +95,9 @@ def dpx_floyd_warshall(ex, graph, *, keep_negative_diagonal, predecessors, lane=
     if predecessors:
         return blocked_floyd_warshall(ex, graph, keep_negative_diagonal=keep_negative_diagonal,
                                       predecessors=True)
-    lane = choose_lane(graph, lane)
-    refuse_negative_cycles(ex, graph)
-    d = padded_matrix(ex, graph, lane)
+    swept, h = sweep_weights(ex, graph)  # negative cycles refused
+    lane = choose_lane(swept, lane)
+    d = padded_matrix(ex, swept, lane)
     ops = ex.ops("floyd_warshall_dpx")
     for kb in range(d.shape[0] // tile_of(lane)):
         ops.fw_dpx_diagonal(d, lane, kb)
@@ -105,9 +105,10 @@ def dpx_floyd_warshall(ex, graph, *, keep_negative_diagonal, predecessors, lane=
         ops.fw_dpx_minplus(d, lane, kb, 3)
     d = d[:graph.n, :graph.n]
     if lane in SENTINEL_LANES:
-        d = ex.xp.where(d > path_bound(graph), np.iinfo(np.int64).max, d.astype(np.int64))
+        d = ex.xp.where(d > path_bound(swept), np.iinfo(np.int64).max, d.astype(np.int64))
     elif lane == "f32":
         d = d.astype(np.float64)  # exact: every value is an integer below 2**24 (or inf)
+    undo_potentials(ex, d, h, graph.n)
     refuse_negative_diagonal(ex, d)
     return d, None
 

@@ -71,6 +71,7 @@ def bf_queue_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, slf=False,
         head, tail = (int(c) for c in ex.to_host(counters))
         if head != tail:
             guard.after_round(rounds)
+    guard.finish()
     return SSSPResult(dist=dist, pred=None, sources=srcs.astype(np.int64), executor=ex,
                       stats={"rounds": rounds, "relaxations": int(relaxations[0])})
 

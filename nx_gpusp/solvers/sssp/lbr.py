@@ -78,6 +78,7 @@ def lbr_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, k=4, vertices_p
         if not int(changed[0]):
             break
         guard.after_round(rounds)
+    guard.finish()
     return SSSPResult(dist=dist, pred=None, sources=srcs.astype(np.int64), executor=ex,
                       stats={"rounds": rounds, "blind_launches": min(launches, n)})
 
