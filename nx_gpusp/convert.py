@@ -34,19 +34,30 @@ def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
     else:
         index = {v: i for i, v in enumerate(nodes)}
         indices = np.fromiter(map(index.__getitem__, heads), dtype=np.int64, count=m)
+    float_arcs = defaulted_arcs = None
     if weight is None:
         weights = np.ones(m, dtype=np.int64)
     else:
         datas = itertools.chain.from_iterable(nbrs.values() for nbrs in adj.values())
         if G.is_multigraph():
-            values = [min(d.get(weight, default) for d in keydict.values()) for keydict in datas]
+            values = [min((d.get(weight, default) for d in keydict.values()), default=_MISSING)
+                      if any(weight in d for d in keydict.values()) else _MISSING
+                      for keydict in datas]
         else:
-            values = [d.get(weight, default) for d in datas]
-        weights = validate_weights(values, indptr, indices, nodes)
+            values = [d.get(weight, _MISSING) for d in datas]
+        if values.count(_MISSING):  # C-speed identity count; a second pass only here
+            defaulted_arcs = np.fromiter((v is _MISSING for v in values), dtype=bool, count=m)
+            values = [default if v is _MISSING else v for v in values]
+        weights, float_arcs = validate_weights(values, indptr, indices, nodes)
     return CSRGraph(indptr, indices, weights, nodes=None if identity else nodes,
                     directed=G.is_directed(), multigraph=G.is_multigraph(),
                     weighted=weight is not None, weight_attr=weight,
-                    graph_attrs=G.graph if graph_attrs else None)
+                    graph_attrs=G.graph if graph_attrs else None, float_arcs=float_arcs,
+                    defaulted_arcs=defaulted_arcs)
+
+
+# a missing weight attribute while reading (then the default; Floyd-Warshall's is 1.0)
+_MISSING = object()
 
 
 def _arc_label(pos, indptr, indices, nodes):
@@ -60,8 +71,9 @@ INT64_MAX = int(np.iinfo(np.int64).max)
 
 
 def validate_weights(values, indptr, indices, nodes):
-    """Weights as int64/float64 holding every value exactly, or the error NetworkX users
-    should see.
+    """(weights, float_arcs): weights as int64/float64 holding every value exactly, and,
+    where ints and floats mix, which arcs NetworkX adds as floats (else None); or the
+    error NetworkX users should see.
 
     TypeError: non-numeric (str, None, complex, ...). ValueError: NaN.
     NotImplementedError (NetworkX then falls back to its own implementation under
@@ -72,19 +84,19 @@ def validate_weights(values, indptr, indices, nodes):
     """
     m = len(values)
     if m == 0:
-        return np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.int64), None
     try:
         arr = np.asarray(values)
     except (ValueError, TypeError, OverflowError):
         arr = np.asarray(values, dtype=object)
     kind = arr.dtype.kind
     if kind in "bi":  # every value an integer that fits int64 (numpy picked int64)
-        return arr.astype(np.int64)
+        return arr.astype(np.int64), None
     if kind == "u" and arr.max() <= INT64_MAX:
-        return arr.astype(np.int64)
+        return arr.astype(np.int64), None
     types = set(map(type, values))
     if kind == "f" and arr.dtype == np.float64 and types == {float}:
-        return _finite(arr, indptr, indices, nodes)
+        return _finite(arr, indptr, indices, nodes), None
     return _exact_weights(values, types, indptr, indices, nodes)
 
 
@@ -117,8 +129,9 @@ def _exact_weights(values, types, indptr, indices, nodes):
             raise NotImplementedError(
                 f"gpusp: edge {edge} weight {values[big[0]]!r} does not fit int64 (NetworkX's "
                 "exact integer arithmetic handles it)")
-        return np.array(ints, dtype=np.int64)
+        return np.array(ints, dtype=np.int64), None
     arr = np.array([float(val) for val in values], dtype=np.float64)
+    float_arcs = None
     if integral:  # ints mixed with floats must be floats exactly
         for pos in np.flatnonzero(np.abs(arr) >= FLOAT_EXACT).tolist():
             val = values[pos]
@@ -127,7 +140,10 @@ def _exact_weights(values, types, indptr, indices, nodes):
                 raise NotImplementedError(
                     f"gpusp: edge {edge} weight {val!r} is an integer that float64 (the "
                     "type of this graph's float weights) cannot hold exactly")
-    return _finite(arr, indptr, indices, nodes)
+        # NetworkX adds these as Python ints and floats: which arcs are floats
+        float_arcs = np.fromiter((isinstance(val, float) for val in values), dtype=bool,
+                                 count=len(values))
+    return _finite(arr, indptr, indices, nodes), float_arcs
 
 
 def _refuse(values, t, indptr, indices, nodes):

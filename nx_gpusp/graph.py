@@ -14,6 +14,7 @@ import numpy as np
 __all__ = ["CSRGraph", "distance_inf", "float_distances"]
 
 INT_LIMIT = 1 << 62  # int64 path sums stay exact below this
+FLOAT_EXACT = 1 << 53  # every integer up to this magnitude is a float64 exactly
 
 
 def distance_inf(dtype):
@@ -37,7 +38,8 @@ class CSRGraph:
     __networkx_backend__ = "gpusp"
 
     def __init__(self, indptr, indices, weights, *, nodes=None, directed=True,
-                 multigraph=False, weighted=True, weight_attr=None, graph_attrs=None):
+                 multigraph=False, weighted=True, weight_attr=None, graph_attrs=None,
+                 float_arcs=None, defaulted_arcs=None):
         self.indptr = np.ascontiguousarray(indptr, dtype=np.int64)
         self.indices = np.ascontiguousarray(indices, dtype=np.int32)
         self.weights = np.ascontiguousarray(weights)
@@ -50,6 +52,10 @@ class CSRGraph:
         self.weighted = bool(weighted)
         self.weight_attr = weight_attr
         self.graph = dict(graph_attrs or {})
+        # NetworkX's number types (nx_gpusp.value_types): which arcs it adds as floats
+        # where ints and floats mix, and which lack the weight attribute (None: none)
+        self.float_arcs = float_arcs
+        self.defaulted_arcs = defaulted_arcs
         self._device = {}
         self.__networkx_cache__ = {}
 
@@ -219,10 +225,15 @@ class CSRGraph:
         return self.path_bound * (1 + 2.0 ** -16) < np.finfo(np.float64).max
 
     def path_sums_exact(self):
-        """True when every candidate distance fits the distance type exactly."""
-        if self.weights.dtype != np.int64:
-            return True
-        return self.path_bound < INT_LIMIT
+        """True when every candidate distance fits the distance type exactly: int64 below
+        2**62; where ints mix with floats (float64 distances), the sums of the ints below
+        2**53, as NetworkX adds them exactly."""
+        if self.weights.dtype == np.int64:
+            return self.path_bound < INT_LIMIT
+        if self.float_arcs is not None and not self.float_arcs.all():
+            ints = np.abs(self.weights[~self.float_arcs]).max()
+            return max(self.n - 1, 1) * ints < FLOAT_EXACT
+        return True
 
     @functools.cached_property
     def reverse(self):
@@ -235,7 +246,10 @@ class CSRGraph:
         np.cumsum(np.bincount(self.indices, minlength=self.n), out=indptr[1:])
         g = CSRGraph(indptr, tails[order], self.weights[order], nodes=self._nodes,
                      directed=True, multigraph=self.multigraph, weighted=self.weighted,
-                     weight_attr=self.weight_attr)
+                     weight_attr=self.weight_attr,
+                     float_arcs=None if self.float_arcs is None else self.float_arcs[order],
+                     defaulted_arcs=None if self.defaulted_arcs is None
+                     else self.defaulted_arcs[order])
         g.__dict__["reverse"] = self
         return g
 

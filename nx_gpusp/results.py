@@ -8,6 +8,7 @@ non-decreasing distance order (NetworkX's Dijkstra order).
 import numpy as np
 
 from .graph import distance_inf
+from .value_types import as_python_numbers, int_along_tree, tight_tree
 
 __all__ = ["HostSSSP", "to_host"]
 
@@ -22,6 +23,21 @@ class HostSSSP:
         self.sources = sources
         reached = np.flatnonzero(dist != distance_inf(dist.dtype))
         self.order = reached[np.argsort(dist[reached], kind="stable")]
+        self._int_values = None
+
+    def _ints(self):
+        """Which float64 distances NetworkX holds as ints (nx_gpusp.value_types): the
+        sources (NetworkX's int 0) and, where ints and floats mix, the vertices whose
+        tree path has only int weights."""
+        if self.dist.dtype.kind != "f":
+            return None
+        if self._int_values is None:
+            g = self.graph
+            pred = self.pred
+            if pred is None and g.float_arcs is not None:
+                pred = tight_tree(g, self.dist, self.sources)
+            self._int_values = int_along_tree(g, pred, self.sources)
+        return self._int_values
 
     def reached(self, idx):
         return idx is not None and self.dist[idx] != distance_inf(self.dist.dtype)
@@ -29,10 +45,16 @@ class HostSSSP:
     def lengths(self):
         """{label: distance} in non-decreasing distance order."""
         g = self.graph
-        return dict(zip(g.labels(self.order), self.dist[self.order].tolist()))
+        values = self.dist[self.order].tolist()
+        ints = self._ints()
+        if ints is not None:
+            values = as_python_numbers(values, ints[self.order].tolist())
+        return dict(zip(g.labels(self.order), values))
 
     def length(self, idx):
-        return self.dist[idx].item()
+        value = self.dist[idx].item()
+        ints = self._ints()
+        return value if ints is None else as_python_numbers([value], [ints[idx]])[0]
 
     def path(self, idx):
         """Labels from a source to ``idx`` along the predecessor tree."""

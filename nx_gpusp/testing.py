@@ -19,7 +19,19 @@ def networkx_test_xfails():
             "gpusp's Dijkstra refuses any negative weight with ValueError instead of "
             "returning an answer that is only sometimes right (this test calls "
             "dijkstra_path on a graph with a negative arc)"),
+        **{f"TestMinimumCycleBasis::{name}": _TIES for name in (
+            "test_unweighted_diamond", "test_weighted_diamond",
+            "test_gh6787_and_edge_attribute_names")},
     }
+
+
+_TIES = (
+    "minimum_cycle_basis builds each cycle from shortest_path(Gi, n, (n, 1)), and Gi has "
+    "several equally short such paths: NetworkX's bidirectional Dijkstra and gpusp's "
+    "shortest-path tree pick different ones, so the same cycles come out in another "
+    "vertex order or as another basis of equal weight, and these tests compare the lists "
+    "themselves. Matching the bidirectional search's tie-breaking would mean running that "
+    "search, meeting rule and all, instead of one SSSP tree")
 
 
 def pytest_sessionfinish(session, exitstatus):

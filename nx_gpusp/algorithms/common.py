@@ -57,7 +57,9 @@ def check_weights(graph, family):
             "Contradictory paths found: negative weights? gpusp's Dijkstra needs "
             f"non-negative weights (minimum is {graph.min_weight}); use Bellman-Ford")
     if not graph.path_sums_exact():
-        raise NotImplementedError("gpusp: integer path sums could overflow int64")
+        raise NotImplementedError(
+            "gpusp: integer path sums could pass what int64 holds (2**62), or, mixed with "
+            "float weights, what float64 holds exactly (2**53)")
     if family == "dijkstra" and not graph.float_sums_finite():
         # NetworkX's Dijkstra reports a node reached only through an overflowing sum at
         # distance inf; here inf means "unreached"

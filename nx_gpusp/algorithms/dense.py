@@ -15,6 +15,7 @@ from ..dispatch import networkx_algorithm
 from ..executor import get_executor
 from ..graph import CSRGraph, float_distances
 from ..methods import choose
+from ..value_types import as_python_numbers, int_along_rows, int_arcs
 from .common import as_csr, weight_can_run
 
 __all__ = []
@@ -39,7 +40,9 @@ def _floyd_warshall(graph, *, keep_negative_diagonal, predecessors, method, opti
     m = choose("floyd-warshall", method or cfg.floyd_warshall_method, graph, negative_ok=True)
     opts = m.check_options(options or {})
     if not graph.path_sums_exact():
-        raise NotImplementedError("gpusp: integer path sums could overflow int64")
+        raise NotImplementedError(
+            "gpusp: integer path sums could pass what int64 holds (2**62), or, mixed with "
+            "float weights, what float64 holds exactly (2**53)")
     if graph.has_negative_weights and not graph.float_sums_finite():
         # -inf + inf is NaN, which NetworkX's comparisons skip and min() keeps
         raise NotImplementedError("gpusp: float path sums could overflow to -inf")
@@ -74,13 +77,19 @@ def _infinite_default():
     return float("inf")
 
 
-def _distance_dicts(graph, d):
+def _distance_dicts(graph, d, ints):
+    """NetworkX's dict of defaultdicts; ``ints``: which entries NetworkX holds as ints
+    (nx_gpusp.value_types.int_along_rows; None: the dtype says)."""
     labels = list(graph.nodes)
+    if d.dtype.kind != "f":
+        d = float_distances(d) if ints is not None else d
     rows = d.tolist()
     inf = np.iinfo(d.dtype).max if d.dtype.kind != "f" else None
     out = {}
-    for u, row in zip(labels, rows):
-        if inf is not None:
+    for k, (u, row) in enumerate(zip(labels, rows)):
+        if ints is not None:
+            row = as_python_numbers(row, ints[k].tolist())
+        elif inf is not None:
             row = [float("inf") if x == inf else x for x in row]
         out[u] = defaultdict(_infinite_default, zip(labels, row))
     return out
@@ -101,12 +110,17 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight", *, method=None, 
     graph = as_csr(G, weight)
     ex, d, p = _floyd_warshall(graph, keep_negative_diagonal=True, predecessors=True,
                                method=method, options=options)
-    return _predecessor_dicts(graph, ex.to_host(p)), _distance_dicts(graph, ex.to_host(d))
+    p = ex.to_host(p)
+    return (_predecessor_dicts(graph, p),
+            _distance_dicts(graph, ex.to_host(d), int_along_rows(graph, p)))
 
 
 @networkx_algorithm(**_policy)
 def floyd_warshall(G, weight="weight", *, method=None, **options):
     graph = as_csr(G, weight)
-    ex, d, _ = _floyd_warshall(graph, keep_negative_diagonal=True, predecessors=False,
+    # ints and floats mixed: NetworkX's number types follow the paths (the predecessors)
+    mixed = isinstance(int_arcs(graph, floyd_warshall=True), np.ndarray)
+    ex, d, p = _floyd_warshall(graph, keep_negative_diagonal=True, predecessors=mixed,
                                method=method, options=options)
-    return _distance_dicts(graph, ex.to_host(d))
+    ints = int_along_rows(graph, None if p is None else ex.to_host(p))
+    return _distance_dicts(graph, ex.to_host(d), ints)

@@ -38,7 +38,7 @@ from ...methods import Method, register
 from . import SSSPResult, cutoff_value, check_negative_cycle, init_sources
 from .frontier import frontier_sssp
 
-__all__ = ["NegativeCycleGuard", "round_state", "source_flags", "jacobi_rounds",
+__all__ = ["NegativeCycleGuard", "refuse_cycles_before_overflow", "round_state", "source_flags", "jacobi_rounds",
            "bellman_ford_rounds", "bf_vertex_sssp", "bf_strided_sssp", "bf_flag_sssp"]
 
 FIRST_CHECK = 16
@@ -90,6 +90,17 @@ class NegativeCycleGuard:
         elif not self.delegated:
             self.delegated = True
             frontier_sssp(self.ex, self.graph, self.sources, want_pred=False)
+
+
+def refuse_cycles_before_overflow(ex, graph, sources):
+    """Asynchronous methods (bf-queue, lbr, near-far) relax many times between two
+    negative-cycle checks, and a negative cycle lowers integer sums by up to max|w| each
+    time: with huge integer weights they would pass int64 before a check. Where that is
+    possible (n x the path bound from 2**60 on), frontier_sssp decides first: its
+    Jacobi rounds keep every sum within twice the path bound until its round bound."""
+    if graph.has_negative_weights and graph.distance_dtype().kind == "i" \
+            and graph.n * graph.path_bound >= 1 << 60:
+        frontier_sssp(ex, graph, sources, want_pred=False)
 
 
 def round_state(ex, graph, sources, cutoff):

@@ -59,6 +59,7 @@ from ...methods import Method, register
 from ...ops.near_far import (BLOCK_THREADS, CLUSTER, CTL_PARITY, CTL_ROUND, CTL_SIZE,
                              CTL_SUB, CTL_TOTAL_NEAR, DENSE_BUCKETS, INT32_MAX, buffers)
 from . import SSSPResult, cutoff_value, check_negative_cycle, distance_inf
+from .bellman_ford import refuse_cycles_before_overflow
 from .frontier import frontier_sssp
 
 __all__ = ["near_far_sssp", "dense_rounds"]
@@ -172,6 +173,7 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
             or dense_target < 0:
         raise ValueError("near-far: dense_target must be a non-negative integer (vertices "
                          f"relaxed per dense round; 0: no threshold), got {dense_target!r}")
+    refuse_cycles_before_overflow(ex, graph, sources)
     if delta is None:
         step = _initial_delta(graph, dtype)
     else:
