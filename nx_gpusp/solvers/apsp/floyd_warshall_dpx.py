@@ -2,12 +2,12 @@
 
 Integer distances are stored in the narrowest lane whose finite INF sentinel provably
 exceeds twice the bound B = max(n-1, 1) * max|w| on every simple-path length and every
-arc weight (see
-kernels/floyd_warshall_dpx.cu): int16 pairs, then int32, else int64. Float weights use
-float32 where every weight is an integer and 2 x the bound is at most 2**24 (every sum
-exact, so equal to NetworkX's float64 answers), else float64 (inexact float32 sums would
-not match NetworkX's). With predecessors the simpler "fw-tiled-shared" kernels run
-instead (they track p[i][j]).
+arc weight (see kernels/floyd_warshall_dpx.cu): int16 pairs, then int32, else int64.
+Float weights use float32 where every weight is an integer and 2 x the bound is at most
+2**24 (every sum exact, so equal to NetworkX's float64 answers), else float64 (inexact
+float32 sums would not match NetworkX's); with negative arcs they are swept on Johnson's
+reweighting (floyd_warshall.sweep_weights), and the lane is chosen for it. With
+predecessors the simpler "fw-tiled-shared" kernels run instead (they track p[i][j]).
 """
 
 import numpy as np

@@ -38,8 +38,9 @@ from ...methods import Method, register
 from . import SSSPResult, cutoff_value, check_negative_cycle, init_sources
 from .frontier import frontier_sssp
 
-__all__ = ["NegativeCycleGuard", "refuse_cycles_before_overflow", "round_state", "source_flags", "jacobi_rounds",
-           "bellman_ford_rounds", "bf_vertex_sssp", "bf_strided_sssp", "bf_flag_sssp"]
+__all__ = ["NegativeCycleGuard", "refuse_cycles_before_overflow", "round_state", "source_flags",
+           "jacobi_rounds", "bellman_ford_rounds", "bf_vertex_sssp", "bf_strided_sssp",
+           "bf_flag_sssp"]
 
 FIRST_CHECK = 16
 
