@@ -54,7 +54,7 @@ def int_along_tree(graph, pred, sources):
     if ints is False or pred is None:
         return root
     has = pred >= 0
-    ok = np.ones(n, dtype=bool)
+    ok = root.copy()  # a vertex the tree does not reach: its path is unknown, a float
     v = np.flatnonzero(has)
     ok[v] = ints[_arc_ids(graph, pred[v], v)]
     anc = np.where(has, pred, np.arange(n))
@@ -91,26 +91,33 @@ def int_along_rows(graph, p):
     when the distance dtype already says."""
     ints = int_arcs(graph, floyd_warshall=True)
     n = graph.n
+    # the diagonal: NetworkX's int 0, unless a self-loop of weight 0.0 took its place
+    # (min(0.0, 0) is 0.0)
+    arc_tails = np.repeat(np.arange(n), np.diff(graph.indptr))
+    loops = (arc_tails == graph.indices) & (graph.weights == 0)
+    loops &= ~np.broadcast_to(ints, (graph.m,))
     eye = np.eye(n, dtype=bool)
+    eye[arc_tails[loops], arc_tails[loops]] = False
     if ints is True and graph.weights.dtype.kind != "f":
         return None
     if not isinstance(ints, np.ndarray):
-        return eye | ints
+        return eye | (ints & ~np.eye(n, dtype=bool))
     arc = np.ones((n, n), dtype=bool)
-    arc_tails = np.repeat(np.arange(n), np.diff(graph.indptr))
     arc[arc_tails, graph.indices] = ints
     cols = np.arange(n)
-    has = (p >= 0) & ~eye
+    has = (p >= 0) & ~np.eye(n, dtype=bool)
     ok = np.where(has, arc[np.where(has, p, 0), cols[None, :]], True)
     anc = np.where(has, p, cols[None, :])
     for _ in range(max(1, int(n).bit_length())):
         ok &= np.take_along_axis(ok, anc, axis=1)
         anc = np.take_along_axis(anc, anc, axis=1)
-    return ok | eye
+    diagonal = np.eye(n, dtype=bool)
+    return np.where(diagonal, eye, ok)
 
 
 def as_python_numbers(values, ints):
     """``values`` (a list from ``tolist``) with ints where ``ints`` (bools) says, floats
-    elsewhere (inf stays a float)."""
-    return [int(v) if i and v == v and abs(v) != float("inf") else float(v)
+    elsewhere. Only a whole number becomes an int (inf, NaN and fractions stay floats,
+    whatever the mask says)."""
+    return [int(v) if i and float(v).is_integer() else float(v)
             for v, i in zip(values, ints)]

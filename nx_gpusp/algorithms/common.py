@@ -60,10 +60,11 @@ def check_weights(graph, family):
         raise NotImplementedError(
             "gpusp: integer path sums could pass what int64 holds (2**62), or, mixed with "
             "float weights, what float64 holds exactly (2**53)")
-    if family == "dijkstra" and not graph.float_sums_finite():
+    if not graph.float_sums_finite():
         # NetworkX's Dijkstra reports a node reached only through an overflowing sum at
-        # distance inf; here inf means "unreached"
-        raise NotImplementedError("gpusp: float path sums could overflow to inf")
+        # distance inf (here inf means "unreached"), and its Bellman-Ford stops lowering
+        # at -inf, so that it finds no negative cycle there
+        raise NotImplementedError("gpusp: float path sums could overflow to +-inf")
 
 
 def check_reachable_self_loops(graph, sources):
