@@ -450,7 +450,22 @@ TYPE_CASES = {
     "missing": [(0, 1, {}), (1, 2, {})],
     "partly-missing": [(0, 1, {"weight": 3}), (1, 2, {}), (0, 2, {"weight": 9})],
     "int": [(0, 1, {"weight": 3}), (1, 2, {"weight": 1})],
+    "zero-float-loop": [(0, 0, {"weight": 0.0}), (0, 1, {"weight": 2}), (1, 2, {"weight": 1})],
 }
+
+
+def test_fuzz_mixed_types_never_truncate_a_distance(device):
+    """All-pairs rows on graphs mixing ints and floats were typed along a tree of tight
+    arcs that missed a vertex (Floyd-Warshall rows round differently): it counted as an
+    int path, and 8.987713346856745 came back as int 8."""
+    for edges in ([(0, 1, 7.0), (0, 2, 0.9877133468567447), (1, 3, 1)],
+                  [(0, 1, 2.00001), (0, 3, 0.1), (1, 2, 2)]):
+        G = nx.Graph([(u, v, {"weight": w}) for u, v, w in edges])
+        for func in (nx.all_pairs_dijkstra_path_length, nx.all_pairs_bellman_ford_path_length):
+            for method in [None, "fw-dpx", "batched-frontier", "frontier"]:
+                got = dict(func(G, method=method, **GP))
+                for s, row in dict(func(G)).items():
+                    assert_lengths_equal(got[s], row)
 
 
 @pytest.mark.parametrize("case", sorted(TYPE_CASES))
