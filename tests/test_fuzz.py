@@ -23,7 +23,7 @@ Where gpusp differs from NetworkX on purpose, ``_allowed`` says so and why.
 import inspect
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import networkx as nx
@@ -519,3 +519,42 @@ def test_fuzz_long(request, device, name):
     if not _long_run_selected(request.config):
         pytest.skip("the long fuzz run: python -m pytest -m slow tests/test_fuzz.py")
     _fuzz(name, LONG_EXAMPLES, derandomize=False)
+
+
+# -- every Bellman-Ford method, one verdict ------------------------------------------------
+NEGATIVE_METHODS = [m.name for m in methods_for("sssp") if m.negative_weights]
+
+
+def _agree(examples, derandomize):
+    """Where NetworkX's verdict is rounding's (see _rounding_ambiguous), every gpusp
+    method still gives one: frontier Bellman-Ford's."""
+    @settings(max_examples=examples, deadline=None, derandomize=derandomize,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                     HealthCheck.data_too_large])
+    @given(G=graphs(), data=st.data())
+    def run(G, data):
+        if not len(G):
+            return
+        source = data.draw(st.sampled_from(list(G)), label="source")
+        for call in (Call("single_source_bellman_ford", {"source": source, "weight": "weight"},
+                          None),
+                     Call("negative_edge_cycle", {"weight": "weight"}, None)):
+            seen = {}
+            for method in NEGATIVE_METHODS:
+                kind, value = _run(replace(call, method=method), G, "gpusp")
+                seen[method] = type(value).__name__ if kind == "raised" else (
+                    value if isinstance(value, bool) else "an answer")
+            assert len(set(seen.values())) == 1, f"{describe(G)}\n{call.name}: {seen}"
+
+    run()
+
+
+def test_fuzz_methods_agree(device):
+    _agree(SHORT_EXAMPLES, derandomize=True)
+
+
+@pytest.mark.slow
+def test_fuzz_methods_agree_long(request, device):
+    if not _long_run_selected(request.config):
+        pytest.skip("the long fuzz run: python -m pytest -m slow tests/test_fuzz.py")
+    _agree(LONG_EXAMPLES // 10, derandomize=False)
