@@ -8,7 +8,7 @@ non-decreasing distance order (NetworkX's Dijkstra order).
 import numpy as np
 
 from .graph import distance_inf
-from .value_types import as_python_numbers, int_along_tree, tight_tree
+from .value_types import int_along_tree, ints_at, tight_tree
 
 __all__ = ["HostSSSP", "to_host"]
 
@@ -48,13 +48,15 @@ class HostSSSP:
         values = self.dist[self.order].tolist()
         ints = self._ints()
         if ints is not None:
-            values = as_python_numbers(values, ints[self.order].tolist())
+            ints_at(values, np.flatnonzero(ints[self.order]))
         return dict(zip(g.labels(self.order), values))
 
     def length(self, idx):
-        value = self.dist[idx].item()
+        value = [self.dist[idx].item()]
         ints = self._ints()
-        return value if ints is None else as_python_numbers([value], [ints[idx]])[0]
+        if ints is not None and ints[idx]:
+            ints_at(value, [0])
+        return value[0]
 
     def path(self, idx):
         """Labels from a source to ``idx`` along the predecessor tree."""

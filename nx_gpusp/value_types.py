@@ -14,7 +14,8 @@ NetworkX may have found the other one.
 
 import numpy as np
 
-__all__ = ["int_arcs", "int_along_tree", "tight_tree", "int_along_rows", "as_python_numbers"]
+__all__ = ["int_arcs", "int_along_tree", "tight_tree", "int_along_rows", "ints_at",
+           "as_python_numbers"]
 
 
 def int_arcs(graph, *, floyd_warshall=False):
@@ -113,6 +114,15 @@ def int_along_rows(graph, p):
         anc = np.take_along_axis(anc, anc, axis=1)
     diagonal = np.eye(n, dtype=bool)
     return np.where(diagonal, eye, ok)
+
+
+def ints_at(values, positions):
+    """Make the whole numbers among ``values`` (floats from ``tolist``) at ``positions``
+    ints, in place (only those positions are visited)."""
+    for k in np.asarray(positions).tolist():
+        if values[k].is_integer():
+            values[k] = int(values[k])
+    return values
 
 
 def as_python_numbers(values, ints):
