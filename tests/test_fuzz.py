@@ -205,7 +205,8 @@ def _declinable(G, call):
         return False
     ints = [w for w in ws if isinstance(w, int)]
     floats = [w for w in ws if isinstance(w, float)]
-    hops = max(len(G) - 1, 1)
+    nodes = len(G) + (call.name == "negative_edge_cycle")  # with NetworkX's super-source
+    hops = max(nodes - 1, 1)
     bound = max(abs(w) for w in ws) * hops
     if floats:  # integer sums mixed with floats: exact below 2**53, as NetworkX's
         return bound * (1 + 2**-16) >= 1.7976931348623157e308 or \
