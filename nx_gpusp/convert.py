@@ -10,6 +10,7 @@ for one call at a time; :class:`EdgeDataGraph` is what NetworkX's dispatcher get
 ``convert_from_nx`` (and caches on G) when a call needs every edge attribute.
 """
 
+import decimal
 import functools
 import itertools
 import numbers
@@ -40,16 +41,25 @@ def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
     np.cumsum(degrees, out=indptr[1:])
     m = int(indptr[-1])
     indices = _head_indices(nodes, itertools.chain.from_iterable(adj.values()), m, identity)
+    float_arcs = defaulted_arcs = None
     if weight is None:
         weights = np.ones(m, dtype=np.int64)
     else:
         values = _weight_values(adj, weight, default, G.is_multigraph())
-        weights = validate_weights(values, indptr, indices, nodes)
+        if values.count(_MISSING):  # C-speed identity count; a second pass only here
+            defaulted_arcs = np.fromiter((v is _MISSING for v in values), dtype=bool, count=m)
+            values = [default if v is _MISSING else v for v in values]
+        weights, float_arcs = validate_weights(values, indptr, indices, nodes)
     return CSRGraph(indptr, indices, weights, nodes=None if identity else nodes,
                     directed=G.is_directed(), multigraph=G.is_multigraph(),
                     weighted=weight is not None, weight_attr=weight,
                     graph_attrs=G.graph if graph_attrs else None,
-                    number_of_edges=G.number_of_edges() if G.is_multigraph() else None)
+                    number_of_edges=G.number_of_edges() if G.is_multigraph() else None,
+                    float_arcs=float_arcs, defaulted_arcs=defaulted_arcs)
+
+
+# a missing weight attribute while reading (then the default; Floyd-Warshall's is 1.0)
+_MISSING = object()
 
 
 def identity_labels(nodes):
@@ -67,16 +77,21 @@ def _head_indices(nodes, heads, m, identity):
 
 def _weight_values(adj, weight, default, multigraph):
     """The weight of each arc in CSR order (a multigraph arc: its parallel edges'
-    minimum)."""
+    minimum, a parallel edge without the attribute at ``default``, as NetworkX's
+    multigraph weight function reads it), _MISSING where the attribute is absent (from
+    every parallel edge, for a multigraph arc). ``operator.itemgetter`` reads them (a C call per arc) while every
+    arc has the attribute; ``dict.get`` only after one lacks it."""
     def datas():
         return itertools.chain.from_iterable(map(dict.values, adj.values()))
 
     if multigraph:
-        return [min(d.get(weight, default) for d in keydict.values()) for keydict in datas()]
+        return [min(d.get(weight, default) for d in keydict.values())
+                if any(weight in d for d in keydict.values()) else _MISSING
+                for keydict in datas()]
     try:
         return list(map(itemgetter(weight), datas()))
     except KeyError:
-        return [d.get(weight, default) for d in datas()]
+        return [d.get(weight, _MISSING) for d in datas()]
 
 
 def _arc_label(pos, indptr, indices, nodes):
@@ -85,53 +100,100 @@ def _arc_label(pos, indptr, indices, nodes):
     return (nodes[u], nodes[v])
 
 
+FLOAT_EXACT = 1 << 53  # every integer of magnitude up to 2**53 is a float64 exactly
+INT64_MAX = int(np.iinfo(np.int64).max)
+
+
 def validate_weights(values, indptr, indices, nodes):
-    """Weights as int64/float64, or the error NetworkX users should see.
+    """(weights, float_arcs): weights as int64/float64 holding every value exactly, and,
+    where ints and floats mix, which arcs NetworkX adds as floats (else None); or the
+    error NetworkX users should see.
 
     TypeError: non-numeric (str, None, complex, ...). ValueError: NaN.
     NotImplementedError (NetworkX then falls back to its own implementation under
-    automatic dispatch): infinite weights, integers beyond int64, exact number types
-    (Fraction, Decimal) whose arithmetic float64 would change.
+    automatic dispatch): a weight that int64/float64 cannot hold exactly or whose
+    arithmetic NetworkX does differently (integers beyond int64, or mixed with floats
+    beyond 2**53; Fraction, Decimal; numpy float32/float16/longdouble, which NetworkX
+    sums in their own precision), and infinite weights.
     """
     m = len(values)
     if m == 0:
-        return np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.int64), None
     try:
         arr = np.asarray(values)
     except (ValueError, TypeError, OverflowError):
         arr = np.asarray(values, dtype=object)
     kind = arr.dtype.kind
-    if kind == "b":
-        return arr.astype(np.int64)
-    if kind == "u":
-        if arr.max() > np.iinfo(np.int64).max:
-            raise NotImplementedError("gpusp: integer edge weights beyond int64")
-        return arr.astype(np.int64)
-    if kind == "i":
-        return arr.astype(np.int64)
-    if kind == "f":
-        arr = arr.astype(np.float64)
-        bad = np.flatnonzero(~np.isfinite(arr))
-        if len(bad):
-            pos = int(bad[0])
-            edge = _arc_label(pos, indptr, indices, nodes)
-            if np.isnan(arr[pos]):
-                raise ValueError(f"edge {edge} has a NaN weight; shortest paths are undefined")
-            raise NotImplementedError(f"gpusp: edge {edge} has an infinite weight")
-        return arr
-    # object, str, complex, ...: find the first offending value
-    for pos, val in enumerate(values):
-        if isinstance(val, bool) or isinstance(val, numbers.Integral):
-            continue
-        if isinstance(val, float):
-            continue
+    if kind in "bi":  # every value an integer that fits int64 (numpy picked int64)
+        return arr.astype(np.int64), None
+    if kind == "u" and arr.max() <= INT64_MAX:
+        return arr.astype(np.int64), None
+    types = set(map(type, values))
+    if kind == "f" and arr.dtype == np.float64 and types == {float}:
+        return _finite(arr, indptr, indices, nodes), None
+    return _exact_weights(values, types, indptr, indices, nodes)
+
+
+def _finite(arr, indptr, indices, nodes):
+    bad = np.flatnonzero(~np.isfinite(arr))
+    if len(bad):
+        pos = int(bad[0])
         edge = _arc_label(pos, indptr, indices, nodes)
-        if isinstance(val, numbers.Real):
+        if np.isnan(arr[pos]):
+            raise ValueError(f"edge {edge} has a NaN weight; shortest paths are undefined")
+        raise NotImplementedError(f"gpusp: edge {edge} has an infinite weight")
+    return arr
+
+
+def _exact_weights(values, types, indptr, indices, nodes):
+    """The slow path: every value classified by its type, each refusal naming its edge."""
+    integral = floating = False
+    for t in types:
+        if issubclass(t, (bool, np.bool_, numbers.Integral)):
+            integral = True
+        elif issubclass(t, float):  # float and numpy float64
+            floating = True
+        else:
+            _refuse(values, t, indptr, indices, nodes)
+    if not floating:  # integers of any size
+        ints = [int(val) for val in values]
+        big = [pos for pos, val in enumerate(ints) if not -INT64_MAX - 1 <= val <= INT64_MAX]
+        if big:
+            edge = _arc_label(big[0], indptr, indices, nodes)
             raise NotImplementedError(
-                f"gpusp: edge {edge} weight {val!r} is a {type(val).__name__}; exact "
-                "arithmetic on it is not supported")
-        raise TypeError(f"edge {edge} has non-numeric weight {val!r} ({type(val).__name__})")
-    raise NotImplementedError("gpusp: integer edge weights beyond int64")
+                f"gpusp: edge {edge} weight {values[big[0]]!r} does not fit int64 (NetworkX's "
+                "exact integer arithmetic handles it)")
+        return np.array(ints, dtype=np.int64), None
+    arr = np.array([float(val) for val in values], dtype=np.float64)
+    float_arcs = None
+    if integral:  # ints mixed with floats must be floats exactly
+        for pos in np.flatnonzero(np.abs(arr) >= FLOAT_EXACT).tolist():
+            val = values[pos]
+            if not isinstance(val, float) and int(val) != float(arr[pos]):  # exact
+                edge = _arc_label(pos, indptr, indices, nodes)
+                raise NotImplementedError(
+                    f"gpusp: edge {edge} weight {val!r} is an integer that float64 (the "
+                    "type of this graph's float weights) cannot hold exactly")
+        # NetworkX adds these as Python ints and floats: which arcs are floats
+        float_arcs = np.fromiter((isinstance(val, float) for val in values), dtype=bool,
+                                 count=len(values))
+    return _finite(arr, indptr, indices, nodes), float_arcs
+
+
+def _refuse(values, t, indptr, indices, nodes):
+    """Raise the error for the first weight of type ``t``."""
+    pos = next(i for i, val in enumerate(values) if type(val) is t)
+    val = values[pos]
+    edge = _arc_label(pos, indptr, indices, nodes)
+    if issubclass(t, np.floating):
+        raise NotImplementedError(
+            f"gpusp: edge {edge} weight {val!r} is a numpy {t.__name__}; NetworkX sums such "
+            "weights in their own precision, gpusp in float64")
+    if issubclass(t, (numbers.Real, decimal.Decimal)):
+        raise NotImplementedError(
+            f"gpusp: edge {edge} weight {val!r} is a {t.__name__}; exact arithmetic on it "
+            "is not supported")
+    raise TypeError(f"edge {edge} has non-numeric weight {val!r} ({t.__name__})")
 
 
 def to_networkx(graph: CSRGraph):
@@ -286,13 +348,14 @@ def from_weight_function(G, weight):
     np.cumsum(degrees, out=indptr[1:])
     identity = identity_labels(nodes)
     indices = _head_indices(nodes, heads, len(heads), identity)
-    weights = validate_weights(values, indptr, indices, nodes)
+    weights, float_arcs = validate_weights(values, indptr, indices, nodes)
     if not G.is_directed():
         _require_symmetric(indptr, indices, weights, nodes)
     graph = WeightFunctionGraph(
         indptr, indices, weights, nodes=None if identity else nodes,
         directed=G.is_directed(), multigraph=G.is_multigraph(), weighted=True,
-        weight_attr="weight", graph_attrs=G.graph, number_of_edges=G.number_of_edges())
+        weight_attr="weight", graph_attrs=G.graph, number_of_edges=G.number_of_edges(),
+        float_arcs=float_arcs)
     graph.hidden_edge, graph.hidden_arcs = hidden_edge, hidden_arcs
     return graph
 

@@ -121,7 +121,7 @@ def _local_rows(ex, graph, method, options, sources, cutoff, want_pred):
     batches = method.load()(ex, graph, sources, cutoff=cutoff, want_pred=want_pred,
                             **options)
     for batch in batches:
-        dist, pred = rows_to_host(ex, batch.dist, batch.pred, cutoff)
+        dist, pred = rows_to_host(ex, batch.dist, batch.pred, cutoff, batch.sources)
         yield batch.sources, dist, pred
 
 

@@ -13,6 +13,7 @@ import numpy as np
 __all__ = ["CSRGraph", "distance_inf", "float_distances"]
 
 INT_LIMIT = 1 << 62  # int64 path sums stay exact below this
+FLOAT_EXACT = 1 << 53  # every integer up to this magnitude is a float64 exactly
 
 
 def distance_inf(dtype):
@@ -37,7 +38,7 @@ class CSRGraph:
 
     def __init__(self, indptr, indices, weights, *, nodes=None, directed=True,
                  multigraph=False, weighted=True, weight_attr=None, graph_attrs=None,
-                 number_of_edges=None):
+                 number_of_edges=None, float_arcs=None, defaulted_arcs=None):
         self.indptr = np.ascontiguousarray(indptr, dtype=np.int64)
         self.indices = np.ascontiguousarray(indices, dtype=np.int32)
         self.weights = np.ascontiguousarray(weights)
@@ -53,6 +54,10 @@ class CSRGraph:
         # NetworkX's edge count where the CSR cannot tell it (a multigraph's parallel
         # edges are merged into one arc); None: counted from the arcs
         self._number_of_edges = number_of_edges
+        # NetworkX's number types (nx_gpusp.value_types): which arcs it adds as floats
+        # where ints and floats mix, and which lack the weight attribute (None: none)
+        self.float_arcs = float_arcs
+        self.defaulted_arcs = defaulted_arcs
         self._device = {}
         self.__networkx_cache__ = {}
 
@@ -112,16 +117,20 @@ class CSRGraph:
         return {v: i for i, v in enumerate(self._nodes)}
 
     def index_of(self, label):
-        """Index of ``label``, or None when it is not a node."""
-        if self.node_index is None:
-            if isinstance(label, (int, np.integer)) and not isinstance(label, bool) \
-                    and 0 <= label < self.n:
-                return int(label)
-            return None
+        """Index of ``label``, or None when it is not a node.
+
+        Found as a dict finds it, so as NetworkX does: on a graph labelled 0..n-1, any
+        label equal to one of those ints with the same hash (1.0, True, numpy integers,
+        Fraction(1)) is that node."""
         try:
-            return self.node_index.get(label)
+            if self.node_index is not None:
+                return self.node_index.get(label)
+            h = hash(label)
         except TypeError:  # unhashable
             return None
+        if 0 <= h < self.n and label == h:
+            return h
+        return None
 
     def __contains__(self, label):
         return self.index_of(label) is not None
@@ -186,16 +195,41 @@ class CSRGraph:
 
     @functools.cached_property
     def mean_abs_weight(self):
-        return float(np.abs(self.weights).mean()) if self.m else 0.0
+        if not self.m:
+            return 0.0
+        with np.errstate(over="ignore"):  # inf for weights near the float maximum
+            return float(np.abs(self.weights).mean())
 
     @property
     def has_negative_weights(self):
         return self.m > 0 and self.min_weight < 0
 
     @functools.cached_property
-    def has_negative_self_loop(self):
+    def negative_self_loops(self):
+        """Vertices with a negative self-loop (int64 indices)."""
         tails = np.repeat(np.arange(self.n), np.diff(self.indptr))
-        return bool(np.any((tails == self.indices) & (self.weights < 0)))
+        return tails[(tails == self.indices) & (self.weights < 0)]
+
+    @property
+    def has_negative_self_loop(self):
+        return len(self.negative_self_loops) > 0
+
+    def reachable(self, sources):
+        """Boolean mask of the vertices reachable from ``sources`` (host breadth-first
+        search from a virtual source joined to them)."""
+        from scipy.sparse import csr_matrix
+        from scipy.sparse.csgraph import breadth_first_order
+
+        src = np.unique(np.asarray(sources, dtype=np.int64))
+        n = self.n
+        indptr = np.append(self.indptr, self.m + len(src))
+        indices = np.concatenate([self.indices.astype(np.int64), src])
+        mat = csr_matrix((np.ones(len(indices), dtype=np.int8), indices, indptr),
+                         shape=(n + 1, n + 1))
+        order = breadth_first_order(mat, n, directed=True, return_predecessors=False)
+        seen = np.zeros(n, dtype=bool)
+        seen[order[order < n]] = True
+        return seen
 
     @functools.cached_property
     def min_out_weight(self):
@@ -238,12 +272,32 @@ class CSRGraph:
         """int64 for integer weights, float64 otherwise."""
         return self.weights.dtype
 
-    def path_sums_exact(self):
-        """True when every simple-path sum fits the distance type exactly."""
-        if self.weights.dtype != np.int64 or self.m == 0:
+    @functools.cached_property
+    def path_bound(self):
+        """B = max(n - 1, 1) * max|w| (a Python number; 0 without arcs): no simple path is
+        longer than B or shorter than -B, no arc weight (self-loops included) exceeds B
+        in magnitude, and a candidate (a simple-path sum plus one arc) stays within 2B.
+        Every narrower distance type is chosen against this bound."""
+        if self.m == 0:
+            return 0
+        return max(self.n - 1, 1) * max(abs(self.min_weight), abs(self.max_weight))
+
+    def float_sums_finite(self):
+        """True when no path sum can overflow float64 to inf (always for integers)."""
+        if self.weights.dtype.kind != "f":
             return True
-        bound = max(abs(self.min_weight), abs(self.max_weight)) * max(self.n - 1, 1)
-        return bound < INT_LIMIT
+        return self.path_bound * (1 + 2.0 ** -16) < np.finfo(np.float64).max
+
+    def path_sums_exact(self):
+        """True when every candidate distance fits the distance type exactly: int64 below
+        2**62; where ints mix with floats (float64 distances), the sums of the ints below
+        2**53, as NetworkX adds them exactly."""
+        if self.weights.dtype == np.int64:
+            return self.path_bound < INT_LIMIT
+        if self.float_arcs is not None and not self.float_arcs.all():
+            ints = np.abs(self.weights[~self.float_arcs]).max()
+            return max(self.n - 1, 1) * ints < FLOAT_EXACT
+        return True
 
     @functools.cached_property
     def reverse(self):
@@ -256,7 +310,10 @@ class CSRGraph:
         np.cumsum(np.bincount(self.indices, minlength=self.n), out=indptr[1:])
         g = CSRGraph(indptr, tails[order], self.weights[order], nodes=self._nodes,
                      directed=True, multigraph=self.multigraph, weighted=self.weighted,
-                     weight_attr=self.weight_attr, number_of_edges=self._number_of_edges)
+                     weight_attr=self.weight_attr, number_of_edges=self._number_of_edges,
+                     float_arcs=None if self.float_arcs is None else self.float_arcs[order],
+                     defaulted_arcs=None if self.defaulted_arcs is None
+                     else self.defaulted_arcs[order])
         g.__dict__["reverse"] = self
         return g
 

@@ -26,6 +26,7 @@ from collections.abc import (Generator, ItemsView, KeysView, Mapping, MutableMap
 import numpy as np
 
 from .graph import distance_inf
+from .value_types import as_python_numbers, int_along_tree, ints_at, tight_tree
 
 __all__ = ["HostSSSP", "DistanceMap", "PathMap", "MatrixRowMap", "PredecessorRowMap",
            "RowsMap", "LazyMapping", "materialize", "narrowest_distances", "rows_to_host", "to_host",
@@ -249,15 +250,38 @@ class _ReachedKeys(LazyMapping):
 
 
 class DistanceMap(_ReachedKeys):
-    """``{node: distance}`` of the reached nodes, in non-decreasing distance order."""
+    """``{node: distance}`` of the reached nodes, in non-decreasing distance order.
+    ``ints``: for float distances, a function returning which vertices' distances
+    NetworkX holds as ints (nx_gpusp.value_types; called when first needed)."""
 
-    __slots__ = ()
+    __slots__ = ("_ints_of", "_int_mask")
+
+    def __init__(self, graph, dist, order=None, *, ints=None):
+        super().__init__(graph, dist, order)
+        self._ints_of = ints
+        self._int_mask = None
+
+    def _ints(self):
+        if self._ints_of is None:
+            return None
+        if self._int_mask is None:
+            self._int_mask = self._ints_of()
+        return self._int_mask
 
     def _value(self, idx):
-        return self._dist_view[idx]
+        x = self._dist_view[idx]
+        if self._ints_of is not None and x.is_integer():
+            ints = self._ints()
+            if ints is not None and ints[idx]:
+                return int(x)
+        return x
 
     def _values(self, order):
-        return self._dist[order].tolist()
+        values = self._dist[order].tolist()
+        ints = self._ints()
+        if ints is not None:
+            ints_at(values, np.flatnonzero(ints[order]))
+        return values
 
 
 CHECKPOINT = 32  # a walked path leaves its prefix at every 32nd vertex for later walks
@@ -338,15 +362,18 @@ class PathMap(_ReachedKeys):
 class MatrixRowMap(LazyMapping):
     """One row of Floyd-Warshall's distances: every node is a key (node order), the
     unreachable ones at ``inf``; a non-node reads as ``inf`` too, as NetworkX's
-    ``defaultdict(lambda: inf)`` rows do (without inserting it)."""
+    ``defaultdict(lambda: inf)`` rows do (without inserting it). ``ints``: which entries
+    NetworkX holds as ints (nx_gpusp.value_types.int_along_rows), the others floats;
+    None: the row's dtype says."""
 
-    __slots__ = ("_row", "_row_view", "_inf")
+    __slots__ = ("_row", "_row_view", "_inf", "_ints")
 
-    def __init__(self, graph, row):
+    def __init__(self, graph, row, ints=None):
         super().__init__(graph)
         self._row = row
         self._row_view = _memory(row)
         self._inf = distance_inf(row.dtype)
+        self._ints = ints
 
     def _ordered(self):
         return np.arange(self._graph.n)
@@ -359,13 +386,20 @@ class MatrixRowMap(LazyMapping):
 
     def _value(self, idx):
         x = self._row_view[idx]
-        return float("inf") if x == self._inf else x
+        if x == self._inf:
+            return float("inf")
+        if self._ints is None:
+            return x
+        return int(x) if self._ints[idx] and float(x).is_integer() else float(x)
 
     def _values(self, order):
-        if self._row.dtype.kind == "f":
-            return self._row[order].tolist()
-        inf = self._inf
-        return [float("inf") if x == inf else x for x in self._row[order].tolist()]
+        values = self._row[order].tolist()
+        if self._row.dtype.kind != "f":
+            inf = self._inf
+            values = [float("inf") if x == inf else x for x in values]
+        if self._ints is not None:
+            values = as_python_numbers(values, self._ints[order].tolist())
+        return values
 
     def __missing__(self, key):
         return float("inf")
@@ -403,15 +437,17 @@ class PredecessorRowMap(LazyMapping):
 
 class RowsMap(LazyMapping):
     """``{node: row mapping}`` over a host matrix, rows made when read. ``keep``: a
-    boolean mask of the vertices that are keys (all when None)."""
+    boolean mask of the vertices that are keys (all when None); ``extra``: a matrix
+    whose row goes to each row mapping too (MatrixRowMap's ``ints``)."""
 
-    __slots__ = ("_matrix", "_row_type", "_keep", "_rows")
+    __slots__ = ("_matrix", "_row_type", "_keep", "_rows", "_extra")
 
-    def __init__(self, graph, matrix, row_type, keep=None):
+    def __init__(self, graph, matrix, row_type, keep=None, extra=None):
         super().__init__(graph)
         self._matrix = matrix
         self._row_type = row_type
         self._keep = keep
+        self._extra = extra
         self._rows = {}
 
     def _ordered(self):
@@ -423,7 +459,8 @@ class RowsMap(LazyMapping):
     def _value(self, idx):
         row = self._rows.get(idx)
         if row is None:
-            row = self._rows[idx] = self._row_type(self._graph, self._matrix[idx])
+            extra = () if self._extra is None else (self._extra[idx],)
+            row = self._rows[idx] = self._row_type(self._graph, self._matrix[idx], *extra)
         return row
 
     def __repr__(self):
@@ -457,16 +494,36 @@ class HostSSSP:
         self.pred = pred
         self.sources = sources
         self.order = order
+        self._int_values = None
+
+    def _ints(self):
+        """Which float64 distances NetworkX holds as ints (nx_gpusp.value_types): the
+        sources (NetworkX's int 0) and, where ints and floats mix, the vertices whose
+        tree path has only int weights."""
+        if self.dist.dtype.kind != "f":
+            return None
+        if self._int_values is None:
+            g = self.graph
+            pred = self.pred
+            if pred is None and g.float_arcs is not None:
+                pred = tight_tree(g, self.dist, self.sources)
+            self._int_values = int_along_tree(g, pred, self.sources)
+        return self._int_values
 
     def reached(self, idx):
         return idx is not None and self.dist[idx] != distance_inf(self.dist.dtype)
 
     def length(self, idx):
-        return self.dist[idx].item()
+        value = [self.dist[idx].item()]
+        ints = self._ints()
+        if ints is not None and ints[idx]:
+            ints_at(value, [0])
+        return value[0]
 
     def lengths(self):
         """{label: distance} of the reached nodes, in non-decreasing distance order."""
-        return DistanceMap(self.graph, self.dist, self.order)
+        ints = self._ints if self.dist.dtype.kind == "f" else None
+        return DistanceMap(self.graph, self.dist, self.order, ints=ints)
 
     def path(self, idx):
         """Labels from a source to ``idx`` along the predecessor tree."""
@@ -511,11 +568,16 @@ def narrowest_distances(xp, dist):
     return dist
 
 
-def rows_to_host(ex, dist, pred, cutoff=None):
-    """Host copies of a batch of rows (B x n): distances beyond ``cutoff`` marked
-    unreached and narrowed (:func:`narrowest_distances`) on the device first."""
+def rows_to_host(ex, dist, pred, cutoff=None, sources=None):
+    """Host copies of a batch of rows (B x n, row k searched from ``sources[k]``):
+    distances beyond ``cutoff`` marked unreached (each row's source stays at 0, as in
+    NetworkX) and narrowed (:func:`narrowest_distances`) on the device first."""
     if cutoff is not None:
-        dist = ex.xp.where(dist > cutoff, distance_inf(dist.dtype), dist)
+        from .solvers.sssp import cutoff_value
+
+        far = ex.xp.greater(dist, cutoff_value(cutoff, dist.dtype))
+        far[ex.xp.arange(len(sources)), ex.asarray(np.asarray(sources, dtype=np.int64))] = False
+        dist = ex.xp.where(far, distance_inf(dist.dtype), dist)
     dist = ex.to_host(narrowest_distances(ex.xp, dist))
     return dist, None if pred is None else ex.to_host(pred)
 
@@ -530,15 +592,13 @@ def distance_order(xp, dist):
     return order.astype(np.int32) if len(dist) < 2**31 else order
 
 
-def to_host(graph, result, *, cutoff=None):
-    """The host copy of an SSSPResult, distances beyond ``cutoff`` marked unreached on
-    the device before the copy. On a GPU the distance order is sorted there too (a host
-    sort of NY's distances costs more than the whole call); the twin leaves it to the
-    mappings."""
+def to_host(graph, result):
+    """The host copy of an SSSPResult (its cutoff already applied:
+    solvers.sssp.mask_beyond_cutoff). On a GPU the distance order is sorted there too (a
+    host sort of NY's distances costs more than the whole call); the twin leaves it to
+    the mappings."""
     ex = result.executor
     dist = result.dist
-    if cutoff is not None:
-        dist = ex.xp.where(ex.xp.greater(dist, cutoff), distance_inf(dist.dtype), dist)
     order = ex.to_host(distance_order(ex.xp, dist)) if ex.is_cuda else None
     pred = None if result.pred is None else ex.to_host(result.pred)
     return HostSSSP(graph, ex.to_host(dist), pred, result.sources, order=order)

@@ -25,7 +25,19 @@ def networkx_test_xfails():
             "test asserts that start")
            for name in ("test_find_negative_cycle_longer_cycle",
                         "test_find_negative_cycle_single_edge")},
+        **{f"TestMinimumCycleBasis::{name}": _TIES for name in (
+            "test_unweighted_diamond", "test_weighted_diamond",
+            "test_gh6787_and_edge_attribute_names")},
     }
+
+
+_TIES = (
+    "minimum_cycle_basis builds each cycle from shortest_path(Gi, n, (n, 1)), and Gi has "
+    "several equally short such paths: NetworkX's bidirectional Dijkstra and gpusp's "
+    "shortest-path tree pick different ones, so the same cycles come out in another "
+    "vertex order or as another basis of equal weight, and these tests compare the lists "
+    "themselves. Matching the bidirectional search's tie-breaking would mean running that "
+    "search, meeting rule and all, instead of one SSSP tree")
 
 
 def pytest_sessionfinish(session, exitstatus):

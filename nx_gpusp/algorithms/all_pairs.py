@@ -59,7 +59,8 @@ def _floyd_warshall_rows(ex, graph, m, options, cutoff):
                     **m.check_options(options))
     rows = max(1, HOST_CHUNK_BYTES // max(1, graph.n * d.dtype.itemsize))
     for start in range(0, graph.n, rows):
-        dist, _ = rows_to_host(ex, d[start:start + rows], None, cutoff)
+        block = d[start:start + rows]
+        dist, _ = rows_to_host(ex, block, None, cutoff, np.arange(start, start + len(block)))
         for k, row in enumerate(dist):
             yield start + k, HostSSSP(graph, row, None, np.array([start + k]))
 

@@ -1,6 +1,7 @@
 """Argument handling shared by the NetworkX-facing functions."""
 
 import networkx as nx
+import numpy as np
 
 from ..config import get_config
 from ..convert import EdgeDataGraph, from_networkx, from_weight_function, refuse_hidden_edges
@@ -8,11 +9,12 @@ from ..executor import get_executor
 from ..graph import CSRGraph
 from ..methods import choose
 from ..results import to_host
+from ..solvers.sssp import cutoff_value, is_real, mask_beyond_cutoff
 from ..solvers.sssp.tree import shortest_path_tree
 
-__all__ = ["as_csr", "check_weights", "node_index", "run_sssp", "weight_can_run", "sssp_should_run",
-           "attribute_weight_can_run", "reversed_graph",
-           "all_pairs_should_run", "arc_count", "family_of"]
+__all__ = ["as_csr", "check_weights", "check_reachable_self_loops", "node_index", "run_sssp",
+           "weight_can_run", "sssp_should_run", "attribute_weight_can_run",
+           "reversed_graph", "all_pairs_should_run", "arc_count", "family_of"]
 
 
 def as_csr(G, weight="weight"):
@@ -56,23 +58,46 @@ def family_of(method):
 
 
 def check_weights(graph, family):
-    """The weight errors of the Dijkstra ("dijkstra") or Bellman-Ford family."""
+    """The weight errors of the Dijkstra ("dijkstra") or Bellman-Ford family that the
+    whole graph decides (a negative cycle counts only where a run reaches it)."""
     if family == "bellman-ford":
         refuse_hidden_edges(graph)
     if family == "dijkstra" and graph.has_negative_weights:
         raise ValueError(
             "Contradictory paths found: negative weights? gpusp's Dijkstra needs "
             f"non-negative weights (minimum is {graph.min_weight}); use Bellman-Ford")
-    if family == "bellman-ford" and graph.has_negative_self_loop:
-        raise nx.NetworkXUnbounded("Negative cycle detected.")
     if not graph.path_sums_exact():
-        raise NotImplementedError("gpusp: integer path sums could overflow int64")
+        raise NotImplementedError(
+            "gpusp: integer path sums could pass what int64 holds (2**62), or, mixed with "
+            "float weights, what float64 holds exactly (2**53)")
+    if not graph.float_sums_finite():
+        # NetworkX's Dijkstra reports a node reached only through an overflowing sum at
+        # distance inf (here inf means "unreached"), and its Bellman-Ford stops lowering
+        # at -inf, so that it finds no negative cycle there
+        raise NotImplementedError("gpusp: float path sums could overflow to +-inf")
+
+
+def check_reachable_self_loops(graph, sources):
+    """NetworkXUnbounded when a negative self-loop is reachable from ``sources`` (only a
+    reachable negative cycle makes a Bellman-Ford run unbounded)."""
+    if graph.has_negative_self_loop and graph.reachable(sources)[graph.negative_self_loops].any():
+        raise nx.NetworkXUnbounded("Negative cycle detected.")
 
 
 def run_sssp(graph, sources, *, family, method=None, options=None, cutoff=None,
              want_pred=True):
-    """Run one single/multi-source computation; sources are indices. Returns HostSSSP."""
+    """Run one single/multi-source computation; sources are indices. Returns HostSSSP.
+
+    ``cutoff`` as NetworkX's Dijkstra reads it: sources stay at 0 whatever it is, NaN
+    cuts nothing, and one that is no number raises TypeError where NetworkX compares
+    with it (once a source has an arc)."""
     check_weights(graph, family)
+    if family == "bellman-ford":
+        check_reachable_self_loops(graph, sources)
+    if cutoff is not None and not is_real(cutoff):
+        if graph.out_degree[np.asarray(sources, dtype=np.int64)].any():
+            cutoff_value(cutoff, graph.distance_dtype())  # raises TypeError
+        cutoff = None
     cfg = get_config()
     requested = method or (cfg.dijkstra_method if family == "dijkstra"
                            else cfg.bellman_ford_method)
@@ -83,7 +108,8 @@ def run_sssp(graph, sources, *, family, method=None, options=None, cutoff=None,
     result = m.load()(ex, graph, sources, cutoff=cutoff, want_pred=own_pred, **opts)
     if want_pred and result.pred is None:
         result.pred = shortest_path_tree(ex, graph, result.dist, result.sources)
-    return to_host(graph, result, cutoff=cutoff)
+    result.dist = mask_beyond_cutoff(ex, result.dist, result.sources, cutoff)
+    return to_host(graph, result)
 
 
 def _weight_arg(arguments):

@@ -16,6 +16,7 @@ from ..executor import get_executor
 from ..graph import CSRGraph, float_distances
 from ..methods import choose
 from ..results import MatrixRowMap, PredecessorRowMap, RowsMap, narrowest_distances
+from ..value_types import int_along_rows, int_arcs
 from .common import as_csr, attribute_weight_can_run
 
 __all__ = []
@@ -40,7 +41,12 @@ def _floyd_warshall(graph, *, keep_negative_diagonal, predecessors, method, opti
     m = choose("floyd-warshall", method or cfg.floyd_warshall_method, graph, negative_ok=True)
     opts = m.check_options(options or {})
     if not graph.path_sums_exact():
-        raise NotImplementedError("gpusp: integer path sums could overflow int64")
+        raise NotImplementedError(
+            "gpusp: integer path sums could pass what int64 holds (2**62), or, mixed with "
+            "float weights, what float64 holds exactly (2**53)")
+    if graph.has_negative_weights and not graph.float_sums_finite():
+        # -inf + inf is NaN, which NetworkX's comparisons skip and min() keeps
+        raise NotImplementedError("gpusp: float path sums could overflow to -inf")
     ex = get_executor()
     d, p = m.load()(ex, graph, keep_negative_diagonal=keep_negative_diagonal,
                     predecessors=predecessors, **opts)
@@ -55,7 +61,8 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight", *, method=None, **op
             raise nx.NetworkXError(
                 "nodelist must contain every node in G with no repeats."
                 "If you wanted a subgraph of G use G.subgraph(nodelist)")
-        perm = np.array([graph.index_of(v) if v in graph else -1 for v in nodelist])
+        perm = np.array([graph.index_of(v) if v in graph else -1 for v in nodelist],
+                        dtype=np.int64)
         if (perm < 0).any():
             raise nx.NetworkXError("nodelist must contain every node in G with no repeats.")
     ex, d, _ = _floyd_warshall(graph, keep_negative_diagonal=False, predecessors=False,
@@ -67,15 +74,18 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight", *, method=None, **op
     return ex.to_host(d)
 
 
-def _distance_rows(ex, graph, d):
-    """{node: row} over the host matrix (rows made when read, narrowed on the device)."""
-    return RowsMap(graph, ex.to_host(narrowest_distances(ex.xp, d)), MatrixRowMap)
+def _distance_rows(ex, graph, d, ints):
+    """{node: row} over the host matrix (rows made when read, narrowed on the device);
+    ``ints``: which entries NetworkX holds as ints (value_types.int_along_rows; None:
+    the dtype says)."""
+    return RowsMap(graph, ex.to_host(narrowest_distances(ex.xp, d)), MatrixRowMap,
+                   extra=ints)
 
 
-def _predecessor_rows(ex, graph, p):
-    """{node: {v: predecessor}} of the nodes with at least one predecessor entry."""
-    keep = ex.to_host((p >= 0).any(axis=1))
-    return RowsMap(graph, ex.to_host(p), PredecessorRowMap, keep=keep)
+def _predecessor_rows(graph, p):
+    """{node: {v: predecessor}} of the nodes with at least one predecessor entry
+    (``p`` on the host)."""
+    return RowsMap(graph, p, PredecessorRowMap, keep=(p >= 0).any(axis=1))
 
 
 @networkx_algorithm(**_policy)
@@ -83,12 +93,16 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight", *, method=None, 
     graph = as_csr(G, weight)
     ex, d, p = _floyd_warshall(graph, keep_negative_diagonal=True, predecessors=True,
                                method=method, options=options)
-    return _predecessor_rows(ex, graph, p), _distance_rows(ex, graph, d)
+    p = ex.to_host(p)
+    return _predecessor_rows(graph, p), _distance_rows(ex, graph, d, int_along_rows(graph, p))
 
 
 @networkx_algorithm(**_policy)
 def floyd_warshall(G, weight="weight", *, method=None, **options):
     graph = as_csr(G, weight)
-    ex, d, _ = _floyd_warshall(graph, keep_negative_diagonal=True, predecessors=False,
+    # ints and floats mixed: NetworkX's number types follow the paths (the predecessors)
+    mixed = isinstance(int_arcs(graph, floyd_warshall=True), np.ndarray)
+    ex, d, p = _floyd_warshall(graph, keep_negative_diagonal=True, predecessors=mixed,
                                method=method, options=options)
-    return _distance_rows(ex, graph, d)
+    ints = int_along_rows(graph, None if p is None else ex.to_host(p))
+    return _distance_rows(ex, graph, d, ints)

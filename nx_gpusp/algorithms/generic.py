@@ -42,6 +42,15 @@ def _resolve(G, weight, method):
     return graph, family, gpu_method
 
 
+def _target(graph, target, *, missing_is_no_path):
+    """Index of ``target``; None (no path, once the run is done) or NodeNotFound when it
+    is not a node."""
+    t = graph.index_of(target)
+    if t is None and not missing_is_no_path:
+        raise nx.NodeNotFound(f"Target {target} is not in G")
+    return t
+
+
 def _single(graph, family, source, gpu_method, *, want_pred):
     return run_sssp(graph, [source], family=family, method=gpu_method, want_pred=want_pred)
 
@@ -76,7 +85,10 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
     s = node_index(graph, source, f"Source {source} not in G")
     if target is None:
         return _single(graph, family, s, gpu_method, want_pred=True).paths()
-    t = node_index(graph, target, f"Target {target} not in G")
+    # NetworkX: bidirectional searches (unweighted, Dijkstra) refuse a missing target;
+    # Bellman-Ford runs first and finds no path to it
+    t = _target(graph, target, missing_is_no_path=weight is not None and
+                family == "bellman-ford")
     if s == t:
         return [source]
     host = _single(graph, family, s, gpu_method, want_pred=True)
@@ -112,7 +124,9 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
     s = node_index(graph, source, f"Source {source} not in G")
     if target is None:
         return _single(graph, family, s, gpu_method, want_pred=False).lengths()
-    t = node_index(graph, target, f"Target {target} not in G")
+    # NetworkX: the unweighted bidirectional search refuses a missing target; Dijkstra
+    # and Bellman-Ford path lengths run first and find no path to it
+    t = _target(graph, target, missing_is_no_path=weight is not None)
     if s == t:
         return 0
     host = _single(graph, family, s, gpu_method, want_pred=False)
@@ -287,7 +301,7 @@ def all_pairs_all_shortest_paths(G, weight=None, method="dijkstra", **options):
     """A generator, as NetworkX's: (node, {target: its shortest paths}) in node order,
     one search per node as it is read; each target's paths are walked when read."""
     if len(G) == 0:
-        return iter(())  # NetworkX's loop over no node raises nothing, even for `method`
+        return (row for row in ())  # NetworkX's loop over no node raises nothing
     search, error = _networkx_errors(lambda: _AllPathsSearch(G, weight, method, options))
     if error is not None:
         return _deferred(error)

@@ -2,10 +2,12 @@
 Bellman-Ford families, single/multi-source, paths and lengths."""
 
 import networkx as nx
+import numpy as np
 
 from ..convert import refuse_hidden_edges
 from ..dispatch import networkx_algorithm
 from ..executor import get_executor
+from ..graph import CSRGraph
 from ..results import (DistanceMap, PredecessorListMap, TightArcs, TreePredecessorMap,
                        sources_first)
 from ..solvers.sssp.negative_cycle import negative_cycle
@@ -171,17 +173,32 @@ def _edge_cycle_can_run(arguments):
 
 @networkx_algorithm(can_run=_edge_cycle_can_run, should_run=sssp_should_run)
 def negative_edge_cycle(G, weight="weight", heuristic=True, *, method=None, **options):
-    """True when G has a negative cycle anywhere (every node a source at distance 0,
-    as NetworkX's added super-source does)."""
+    """True when G has a negative cycle anywhere: Bellman-Ford from NetworkX's added
+    super-source (an arc of weight 1 to every node). Integer weights start every node
+    at distance 0 instead (the same verdict, exactly); float weights run from the
+    super-source itself, whose start values decide, as in NetworkX, whether rounding
+    makes a zero-length cycle negative."""
     graph = as_csr(G, weight)
     if graph.m == 0 or not graph.has_negative_weights:
         return False
+    if graph.distance_dtype().kind == "f":
+        graph, sources = _with_super_source(graph), [graph.n]
+    else:
+        sources = list(range(graph.n))
     try:
-        run_sssp(graph, list(range(graph.n)), family="bellman-ford", method=method,
-                 options=options, want_pred=False)
+        run_sssp(graph, sources, family="bellman-ford", method=method, options=options,
+                 want_pred=False)
     except nx.NetworkXUnbounded:
         return True
     return False
+
+
+def _with_super_source(graph):
+    """The graph (as indices) plus vertex n with an arc of weight 1 to every vertex."""
+    n = graph.n
+    return CSRGraph(np.append(graph.indptr, graph.m + n),
+                    np.concatenate([graph.indices, np.arange(n, dtype=np.int32)]),
+                    np.concatenate([graph.weights, np.ones(n, dtype=graph.weights.dtype)]))
 
 
 # -- predecessor lists, Goldberg-Radzik, negative cycles, bidirectional Dijkstra --------

@@ -5,7 +5,9 @@ by side: the state is B x n and one launch relaxes the frontier entries of every
 source, so a round costs one launch however many sources are in flight. B is chosen
 from free device memory. The snapshot rule gives each row a valid shortest-path tree
 (zero-weight cycles included). Negative cycles are refused before the first round
-(Johnson's potentials), so the rounds of every source end within n.
+(Johnson's potentials), so the rounds of every source end within n; with float weights
+each row's predecessors are then tested for zero-length cycles that rounding made
+negative from that source (single-source Bellman-Ford's verdict, see FrontierBatch.finish).
 """
 
 import networkx as nx
@@ -17,7 +19,8 @@ from ..sssp import cutoff_value, distance_inf
 from . import BATCH_OPTION, SourceBatch, batch_size
 from .potentials import refuse_negative_cycles
 
-__all__ = ["FrontierBatch", "batched_frontier", "entry_bytes"]
+__all__ = ["FrontierBatch", "batched_frontier", "entry_bytes", "rounding_cycles",
+           "refuse_cyclic_rows"]
 
 
 def entry_bytes(dtype):
@@ -32,7 +35,10 @@ class FrontierBatch:
 
     def __init__(self, ex, graph, sources, *, cutoff, want_pred, block=BLOCK):
         xp = ex.xp
-        self.ex, self.graph, self.block, self.want_pred = ex, graph, block, want_pred
+        self.ex, self.graph, self.block = ex, graph, block
+        # predecessors are kept for the rounding-cycle verdict too (see finish)
+        self.want_pred = want_pred or rounding_cycles(graph)
+        self.return_pred = want_pred
         self.ops = ex.ops("apsp_batched")
         self.g = graph.on(ex)
         n, b = graph.n, len(sources)
@@ -40,7 +46,7 @@ class FrontierBatch:
         self.cut = cutoff_value(cutoff, dtype)
         self.sources = np.asarray(sources, dtype=np.int64)
         self.dist = xp.full((b, n), distance_inf(dtype), dtype=dtype)
-        self.pred = xp.full((b, n), -1, dtype=np.int32) if want_pred else None
+        self.pred = xp.full((b, n), -1, dtype=np.int32) if self.want_pred else None
         self.lowered = xp.full(b * n, -1, dtype=np.int32)
         self.frontier = xp.empty(b * n, dtype=np.int64)
         self.next_frontier = xp.empty(b * n, dtype=np.int64)
@@ -75,11 +81,40 @@ class FrontierBatch:
         self.frontier_dist, self.next_dist = self.next_dist, self.frontier_dist
         return self.size > 0
 
+    def finish(self):
+        """The batch's result once no frontier is left: float weights with negative arcs
+        get each row's verdict on zero-length cycles that rounding made negative, as
+        the single-source methods do (nx_gpusp.solvers.sssp.frontier)."""
+        if rounding_cycles(self.graph):
+            refuse_cyclic_rows(self.ex, self.pred)
+        return SourceBatch(self.sources, self.dist, self.pred if self.return_pred else None)
+
     def run(self):
         while self.size:
             self.launch_round()
             self.end_round()
-        return SourceBatch(self.sources, self.dist, self.pred)
+        return self.finish()
+
+
+def rounding_cycles(graph):
+    """Float weights with negative arcs: zero-length cycles can round negative."""
+    return graph.has_negative_weights and graph.distance_dtype().kind == "f"
+
+
+def refuse_cyclic_rows(ex, pred):
+    """NetworkXUnbounded when a row of the B x n predecessor block has a cycle (rows
+    offset into one forest, in chunks whose indices fit int32)."""
+    b, n = pred.shape
+    if not b or not n:
+        return
+    rows = max(1, (1 << 30) // n)
+    paths = ex.ops("paths")
+    for start in range(0, b, rows):
+        block = pred[start:start + rows]
+        offset = ex.xp.arange(block.shape[0], dtype=np.int32)[:, None] * np.int32(n)
+        forest = ex.xp.where(block >= 0, block + offset, -1).astype(np.int32).ravel()
+        if paths.has_predecessor_cycle(forest):
+            raise nx.NetworkXUnbounded("Negative cycle detected.")
 
 
 def batched_frontier(ex, graph, sources, *, cutoff=None, want_pred=True, batch=None):

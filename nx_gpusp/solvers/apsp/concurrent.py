@@ -53,8 +53,9 @@ def apsp_concurrent(ex, graph, sources, *, cutoff=None, want_pred=True, streams=
             for lane in lanes:
                 lane.synchronize()
         xp = ex.xp
-        yield SourceBatch(group, xp.concatenate([r.dist for r in runs]),
-                          xp.concatenate([r.pred for r in runs]) if want_pred else None)
+        done = [run.finish() for run in runs]
+        yield SourceBatch(group, xp.concatenate([r.dist for r in done]),
+                          xp.concatenate([r.pred for r in done]) if want_pred else None)
 
 
 register(Method(

@@ -5,9 +5,11 @@ import networkx as nx
 import numpy as np
 
 from ...methods import Method, register
+from .johnson import johnson_reweighting
 from .potentials import refuse_negative_cycles
 
-__all__ = ["blocked_floyd_warshall", "prepare_dense", "run_floyd_warshall"]
+__all__ = ["blocked_floyd_warshall", "prepare_dense", "run_floyd_warshall", "sweep_weights",
+           "undo_potentials"]
 
 
 def prepare_dense(ex, graph, *, keep_negative_diagonal, predecessors, dtype=None):
@@ -41,13 +43,42 @@ def refuse_negative_diagonal(ex, d):
         raise nx.NetworkXUnbounded("Negative cycle detected.")
 
 
+def sweep_weights(ex, graph):
+    """The graph whose weights a sweep runs on, and the potentials to undo afterwards
+    (``undo_potentials``; None: the graph itself). Negative cycles are refused here,
+    by Bellman-Ford (NetworkXUnbounded), as every Bellman-Ford function finds them.
+
+    Float weights with negative arcs are swept on Johnson's reweighted, non-negative
+    weights w + h(u) - h(v) (h: the Bellman-Ford potentials the refusal computes):
+    otherwise a zero-length cycle whose sums the sweep rounds slightly below zero acts
+    as a negative cycle (the diagonal turns negative, values drift with every round
+    trip, predecessors go round it), in another order of additions than Bellman-Ford's.
+    On non-negative weights no sum round a cycle falls below its start."""
+    if graph.distance_dtype().kind == "f" and graph.has_negative_weights:
+        return johnson_reweighting(ex, graph)
+    refuse_negative_cycles(ex, graph)
+    return graph, None
+
+
+def undo_potentials(ex, d, h, n):
+    """d[i][j] - h(i) + h(j) on the finite entries of the top-left n x n block, in place."""
+    if h is None or not n:
+        return
+    xp = ex.xp
+    h = ex.asarray(h)
+    block = d[:n, :n]
+    shifted = (block - h[:, None]) + h[None, :]
+    xp.copyto(block, xp.where(xp.isinf(block), block, shifted).astype(block.dtype))
+
+
 def run_floyd_warshall(ex, graph, sweep, *, keep_negative_diagonal, predecessors):
     """Refuse negative cycles, build the matrices, run ``sweep(d, p)`` (the method's
-    launches, in place) and return (d, p)."""
-    refuse_negative_cycles(ex, graph)
-    d, p = prepare_dense(ex, graph, keep_negative_diagonal=keep_negative_diagonal,
+    launches, in place) and return (d, p) (see sweep_weights)."""
+    swept, h = sweep_weights(ex, graph)
+    d, p = prepare_dense(ex, swept, keep_negative_diagonal=keep_negative_diagonal,
                          predecessors=predecessors)
     sweep(d, p)
+    undo_potentials(ex, d, h, graph.n)
     refuse_negative_diagonal(ex, d)
     return d, p
 

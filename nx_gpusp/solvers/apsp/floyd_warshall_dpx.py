@@ -1,20 +1,21 @@
 """fw-dpx: register-tiled blocked Floyd-Warshall with Hopper DPX add-min (the default).
 
 Integer distances are stored in the narrowest lane whose finite INF sentinel provably
-exceeds twice the bound B = (n-1) * max|w| on every simple-path length (see
-kernels/floyd_warshall_dpx.cu): int16 pairs, then int32, else int64. Float weights use
-float32 where every weight is an integer and 2 x the bound is at most 2**24 (every sum
-exact, so equal to NetworkX's float64 answers), else float64 (inexact float32 sums would
-not match NetworkX's). With predecessors the simpler "fw-tiled-shared" kernels run
-instead (they track p[i][j]).
+exceeds twice the bound B = max(n-1, 1) * max|w| on every simple-path length and every
+arc weight (see kernels/floyd_warshall_dpx.cu): int16 pairs, then int32, else int64.
+Float weights use float32 where every weight is an integer and 2 x the bound is at most
+2**24 (every sum exact, so equal to NetworkX's float64 answers), else float64 (inexact
+float32 sums would not match NetworkX's); with negative arcs they are swept on Johnson's
+reweighting (floyd_warshall.sweep_weights), and the lane is chosen for it. With
+predecessors the simpler "fw-tiled-shared" kernels run instead (they track p[i][j]).
 """
 
 import numpy as np
 
 from ...methods import Method, register
 from ...ops.floyd_warshall_dpx import LANES, tile_of
-from .floyd_warshall import blocked_floyd_warshall, refuse_negative_diagonal
-from .potentials import refuse_negative_cycles
+from .floyd_warshall import (blocked_floyd_warshall, refuse_negative_diagonal, sweep_weights,
+                             undo_potentials)
 
 __all__ = ["dpx_floyd_warshall", "path_bound", "choose_lane"]
 
@@ -22,35 +23,59 @@ SENTINEL_LANES = ("s16x2", "s32")
 
 
 def path_bound(graph):
-    """B = (n-1) * max|w|: no simple path is longer than B or shorter than -B."""
-    if graph.m == 0:
-        return 0
-    return max(graph.n - 1, 0) * max(abs(graph.min_weight), abs(graph.max_weight))
+    """B = max(n-1, 1) * max|w| (CSRGraph.path_bound): no simple path is longer than B or
+    shorter than -B, and no arc weight (self-loops included) is, so every arc fits
+    the lane too."""
+    return graph.path_bound
 
 
 F32_EXACT = 1 << 24  # float32 holds every integer of magnitude up to 2**24 exactly
 
 
-def _lane_fits(lane, graph):
+def _lane_check(lane, graph):
+    """(fits, reason): whether ``lane`` holds every distance of the graph exactly, and
+    why (or why not), in words."""
     floats = graph.weights.dtype.kind == "f"
+    twice = 2 * path_bound(graph)
+    bound = f"2 x the path bound max(n-1, 1) x max|w| is {twice}"
     if lane == "f64":
-        return floats
-    if lane == "f32":  # integral float weights whose sums stay exact in float32
-        return (floats and bool(np.all(np.floor(graph.weights) == graph.weights))
-                and 2 * path_bound(graph) <= F32_EXACT)
+        return floats, ("float64, as NetworkX sums float weights" if floats else
+                        "it holds float weights and this graph's weights are integers")
+    if lane == "f32":
+        if not floats:
+            return False, "it holds integral float weights and this graph's are integers"
+        if not bool(np.all(np.floor(graph.weights) == graph.weights)):
+            return False, ("it needs every weight to be a whole number (float32 sums of "
+                           "fractional weights differ from NetworkX's float64 sums)")
+        if twice > F32_EXACT:
+            return False, f"float32 sums are exact only up to 2**24 and {bound}"
+        return True, f"whole-number weights and {bound} <= 2**24: float32 sums are exact"
     if floats:
-        return False
-    return lane == "i64" or 2 * path_bound(graph) < LANES[lane][1]
+        return False, "integer lanes hold integer weights and this graph's are floats"
+    if lane == "i64":
+        return True, "integer weights whose path sums fit int64"
+    inf = LANES[lane][1]
+    if twice < inf:
+        return True, f"{bound}, below its INF sentinel {inf}"
+    return False, f"{bound}, not below its INF sentinel {inf}"
+
+
+def _lane_fits(lane, graph):
+    return _lane_check(lane, graph)[0]
 
 
 def choose_lane(graph, requested="auto"):
+    auto = next(lane for lane in LANES if _lane_fits(lane, graph))
     if requested == "auto":
-        return next(lane for lane in LANES if _lane_fits(lane, graph))
+        return auto
     if requested not in LANES:
         raise ValueError(f"gpusp fw-dpx: lane must be 'auto' or one of {sorted(LANES)}")
-    if not _lane_fits(requested, graph):
-        raise ValueError(f"gpusp fw-dpx: lane {requested!r} cannot hold this graph's "
-                         f"distances exactly (path bound {path_bound(graph)})")
+    fits, why = _lane_check(requested, graph)
+    if not fits:
+        raise ValueError(
+            f"gpusp fw-dpx: lane {requested!r} cannot hold this graph's distances exactly: "
+            f"{why}. The narrowest lane that can is {auto!r} ({_lane_check(auto, graph)[1]}); "
+            "lane='auto' picks it")
     return requested
 
 
@@ -70,9 +95,9 @@ def dpx_floyd_warshall(ex, graph, *, keep_negative_diagonal, predecessors, lane=
     if predecessors:
         return blocked_floyd_warshall(ex, graph, keep_negative_diagonal=keep_negative_diagonal,
                                       predecessors=True)
-    lane = choose_lane(graph, lane)
-    refuse_negative_cycles(ex, graph)
-    d = padded_matrix(ex, graph, lane)
+    swept, h = sweep_weights(ex, graph)  # negative cycles refused
+    lane = choose_lane(swept, lane)
+    d = padded_matrix(ex, swept, lane)
     ops = ex.ops("floyd_warshall_dpx")
     for kb in range(d.shape[0] // tile_of(lane)):
         ops.fw_dpx_diagonal(d, lane, kb)
@@ -80,9 +105,10 @@ def dpx_floyd_warshall(ex, graph, *, keep_negative_diagonal, predecessors, lane=
         ops.fw_dpx_minplus(d, lane, kb, 3)
     d = d[:graph.n, :graph.n]
     if lane in SENTINEL_LANES:
-        d = ex.xp.where(d > path_bound(graph), np.iinfo(np.int64).max, d.astype(np.int64))
+        d = ex.xp.where(d > path_bound(swept), np.iinfo(np.int64).max, d.astype(np.int64))
     elif lane == "f32":
         d = d.astype(np.float64)  # exact: every value is an integer below 2**24 (or inf)
+    undo_potentials(ex, d, h, graph.n)
     refuse_negative_diagonal(ex, d)
     return d, None
 

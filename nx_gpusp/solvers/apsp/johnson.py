@@ -9,15 +9,21 @@ import numpy as np
 from ...graph import CSRGraph
 from .potentials import bellman_ford_potentials
 
-__all__ = ["reweighted"]
+__all__ = ["reweighted", "johnson_reweighting"]
 
 
 def reweighted(ex, graph):
     """The graph with Johnson's non-negative weights (``graph`` itself when no arc is
     negative). Float weights are clamped at 0: rounding of w + h(u) - h(v) must not turn
     a zero-weight cycle negative."""
+    return johnson_reweighting(ex, graph)[0]
+
+
+def johnson_reweighting(ex, graph):
+    """(reweighted graph, potentials h as a host array, or None when no arc is negative):
+    see ``reweighted``."""
     if not graph.has_negative_weights:
-        return graph
+        return graph, None
     h = ex.to_host(bellman_ford_potentials(ex, graph))
     tails = np.repeat(np.arange(graph.n), np.diff(graph.indptr))
     w = graph.weights + h[tails] - h[graph.indices]
@@ -25,4 +31,4 @@ def reweighted(ex, graph):
         w = np.maximum(w, 0.0)
     return CSRGraph(graph.indptr, graph.indices, w, nodes=graph._nodes,
                     directed=graph.directed, multigraph=graph.multigraph,
-                    weight_attr=graph.weight_attr)
+                    weight_attr=graph.weight_attr), h

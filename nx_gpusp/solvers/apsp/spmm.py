@@ -11,8 +11,11 @@ Rounds are checked on the host every ROUNDS_PER_CHECK launches.
 Predecessors (positive weights) come from one pass after convergence: the first tight
 in-arc from a strictly closer tail of every (vertex, source), which is a shortest-path
 tree when every weight is positive (rows where float rounding left a vertex without
-one get the tree of their distances, solvers.sssp.tree). With zero or negative weights tight arcs can close cycles, so path requests
-on such graphs run batched-frontier, whose snapshot rule keeps each tree acyclic.
+one get the tree of their distances, solvers.sssp.tree). With zero or negative weights
+tight arcs can close cycles, so path requests on such graphs run batched-frontier,
+whose snapshot rule keeps each tree acyclic; so does every request on float weights
+with negative arcs (its rows' verdict on zero-length cycles that rounding makes
+negative).
 """
 
 from types import SimpleNamespace
@@ -25,7 +28,7 @@ from ...ops.apsp_spmm import chunk_width
 from ..sssp import distance_inf
 from ..sssp.tree import complete_trees
 from . import BATCH_OPTION, SourceBatch, batch_size
-from .batched import batched_frontier
+from .batched import batched_frontier, rounding_cycles
 from .floyd_warshall_dpx import path_bound
 from .potentials import refuse_negative_cycles
 
@@ -101,8 +104,9 @@ def _entry_bytes(graph, dtype, want_pred):
 def batched_spmm(ex, graph, sources, *, cutoff=None, want_pred=True, batch=None):
     """Yields SourceBatch chunks. ``cutoff`` is applied by the caller (rows are masked
     where they exceed it), so the rounds ignore it."""
-    if want_pred and graph.m and graph.min_weight <= 0:
-        yield from batched_frontier(ex, graph, sources, cutoff=cutoff, want_pred=True,
+    if (want_pred and graph.m and graph.min_weight <= 0) or rounding_cycles(graph):
+        # float weights with negative arcs: batched-frontier's verdict on rounding cycles
+        yield from batched_frontier(ex, graph, sources, cutoff=cutoff, want_pred=want_pred,
                                     batch=batch)
         return
     refuse_negative_cycles(ex, graph)

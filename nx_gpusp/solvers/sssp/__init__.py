@@ -1,5 +1,8 @@
 """Single-source shortest-path drivers, one module per method family."""
 
+import decimal
+import math
+import numbers
 from dataclasses import dataclass
 from typing import Any
 
@@ -8,7 +11,8 @@ import numpy as np
 
 from ...graph import distance_inf  # noqa: F401  (re-exported: solvers import it from here)
 
-__all__ = ["SSSPResult", "distance_inf", "cutoff_value", "init_sources", "check_negative_cycle"]
+__all__ = ["SSSPResult", "distance_inf", "cutoff_value", "is_real", "mask_beyond_cutoff",
+           "init_sources", "check_negative_cycle"]
 
 
 @dataclass
@@ -29,15 +33,50 @@ class SSSPResult:
 
 
 def cutoff_value(cutoff, dtype):
-    """The largest distance to relax to: inf for no cutoff; integer graphs floor a
-    float cutoff (NetworkX skips candidates > cutoff)."""
+    """The largest distance to relax to, in the distance dtype's terms: ``d > cutoff``
+    exactly when ``d > cutoff_value(cutoff, dtype)`` for every d of that dtype. No
+    cutoff, or NaN (NetworkX's ``d > nan`` is always False), is the dtype's inf; integer
+    graphs floor the cutoff, float graphs take the largest float not above it (exact
+    for Fraction, Decimal and huge ints); values beyond the dtype's range clamp.
+    TypeError for a cutoff that is no real number (NetworkX's comparison fails)."""
     if cutoff is None:
         return distance_inf(dtype)
+    if not is_real(cutoff):
+        raise TypeError(f"cutoff must be a real number or None, got {cutoff!r} "
+                        f"({type(cutoff).__name__})")
+    if cutoff != cutoff:  # NaN
+        return distance_inf(dtype)
     if np.dtype(dtype).kind == "f":
-        return float(cutoff)
-    if cutoff >= np.iinfo(np.int64).max:
-        return np.iinfo(np.int64).max
-    return int(np.floor(cutoff))
+        try:
+            value = float(cutoff)
+        except OverflowError:
+            return np.inf if cutoff > 0 else -np.inf
+        if value > cutoff:  # rounded up (exact comparison for ints, Fraction, Decimal)
+            value = float(np.nextafter(value, -np.inf))
+        return value
+    info = np.iinfo(dtype)
+    if cutoff >= info.max:
+        return int(info.max)
+    if cutoff <= info.min:
+        return int(info.min)
+    return math.floor(cutoff)
+
+
+def is_real(value):
+    """A real number NetworkX can compare distances with (bool, int, float, numpy
+    scalars, Fraction, Decimal); not complex, str or None."""
+    return isinstance(value, (numbers.Real, decimal.Decimal))
+
+
+def mask_beyond_cutoff(ex, dist, sources, cutoff):
+    """``dist`` with every vertex beyond ``cutoff`` unreached, except the sources (at 0
+    whatever the cutoff, as in NetworkX)."""
+    if cutoff is None:
+        return dist
+    cut = cutoff_value(cutoff, dist.dtype)
+    far = ex.xp.greater(dist, cut)  # a ufunc: CuPy's operators import cupyx.scipy.sparse
+    far[ex.asarray(np.asarray(sources, dtype=np.int64))] = False
+    return ex.xp.where(far, distance_inf(dist.dtype), dist)
 
 
 def init_sources(ex, n, sources, dtype):

@@ -17,6 +17,10 @@ construction, so each states which of these sound rules it uses (NegativeCycleGu
   predecessors form a shortest-path tree (returned as pred). The round methods keep such
   a pred whenever predecessors are wanted or weights are negative, and run the existing
   pointer-jumping test after rounds 16, 32, 64, ...
+- Rounding cycles (float weights with negative arcs): when the rounds converge, the
+  snapshot predecessors are tested once more, or frontier_sssp is asked, so that every
+  method gives frontier_sssp's verdict on zero-length cycles that rounding made
+  negative (NetworkXUnbounded, as NetworkX's Bellman-Ford says; see frontier.py).
 - Delegation. Asynchronous methods (bf-queue, lbr: a thread reads distances other
   threads lower during the same launch, and distance and predecessor cannot be written
   together) keep no pred; after 16 rounds with negative weights they ask frontier_sssp
@@ -34,8 +38,9 @@ from ...methods import Method, register
 from . import SSSPResult, cutoff_value, check_negative_cycle, init_sources
 from .frontier import frontier_sssp
 
-__all__ = ["NegativeCycleGuard", "round_state", "source_flags", "jacobi_rounds",
-           "bellman_ford_rounds", "bf_vertex_sssp", "bf_strided_sssp", "bf_flag_sssp"]
+__all__ = ["NegativeCycleGuard", "refuse_cycles_before_overflow", "round_state", "source_flags",
+           "jacobi_rounds", "bellman_ford_rounds", "bf_vertex_sssp", "bf_strided_sssp",
+           "bf_flag_sssp"]
 
 FIRST_CHECK = 16
 
@@ -55,6 +60,23 @@ class NegativeCycleGuard:
         self.next_check = FIRST_CHECK
         self.delegated = False
 
+    @property
+    def rounding_cycles(self):
+        """Float weights with negative arcs: a converged run may still have gone round a
+        zero-length cycle that rounding made negative (see frontier.py)."""
+        return self.active and self.graph.distance_dtype().kind == "f"
+
+    def finish(self):
+        """Call when the rounds have converged: the end-of-run verdict on rounding cycles,
+        frontier_sssp's, from the snapshot predecessors or by asking frontier_sssp."""
+        if not self.rounding_cycles:
+            return
+        if self.pred is not None:
+            check_negative_cycle(self.ex, self.pred)
+        elif not self.delegated:
+            self.delegated = True
+            frontier_sssp(self.ex, self.graph, self.sources, want_pred=False)
+
     def after_round(self, rounds):
         """Call after a round (1-based count) that lowered some distance."""
         if not self.active:
@@ -69,6 +91,17 @@ class NegativeCycleGuard:
         elif not self.delegated:
             self.delegated = True
             frontier_sssp(self.ex, self.graph, self.sources, want_pred=False)
+
+
+def refuse_cycles_before_overflow(ex, graph, sources):
+    """Asynchronous methods (bf-queue, lbr, near-far) relax many times between two
+    negative-cycle checks, and a negative cycle lowers integer sums by up to max|w| each
+    time: with huge integer weights they would pass int64 before a check. Where that is
+    possible (n x the path bound from 2**60 on), frontier_sssp decides first: its
+    Jacobi rounds keep every sum within twice the path bound until its round bound."""
+    if graph.has_negative_weights and graph.distance_dtype().kind == "i" \
+            and graph.n * graph.path_bound >= 1 << 60:
+        frontier_sssp(ex, graph, sources, want_pred=False)
 
 
 def round_state(ex, graph, sources, cutoff):
@@ -108,6 +141,7 @@ def jacobi_rounds(ex, graph, sources, round_, *, cutoff, want_pred, early_exit=T
             if not int(changed[0]):
                 break
             guard.after_round(rounds)
+    guard.finish()
     return SSSPResult(dist=prev, pred=pred if want_pred else None,
                       sources=srcs.astype(np.int64), executor=ex, stats={"rounds": rounds})
 

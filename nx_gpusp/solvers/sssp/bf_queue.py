@@ -29,7 +29,7 @@ import numpy as np
 
 from ...methods import Method, register
 from . import SSSPResult
-from .bellman_ford import NegativeCycleGuard, round_state
+from .bellman_ford import NegativeCycleGuard, refuse_cycles_before_overflow, round_state
 
 __all__ = ["bf_queue_sssp"]
 
@@ -39,6 +39,7 @@ def bf_queue_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, slf=False,
     ops = ex.ops("bf_queue")
     n = graph.n
     ex.require_bytes(n * (graph.distance_dtype().itemsize + 3 * 4), "Bellman-Ford queue")
+    refuse_cycles_before_overflow(ex, graph, sources)
     g, dist, _pred, srcs, cut = round_state(ex, graph, sources, cutoff)
     queue = xp.zeros(max(n, 1), dtype=np.int32)
     in_queue = xp.zeros(n, dtype=np.int32)
@@ -71,6 +72,7 @@ def bf_queue_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, slf=False,
         head, tail = (int(c) for c in ex.to_host(counters))
         if head != tail:
             guard.after_round(rounds)
+    guard.finish()
     return SSSPResult(dist=dist, pred=None, sources=srcs.astype(np.int64), executor=ex,
                       stats={"rounds": rounds, "relaxations": int(relaxations[0])})
 

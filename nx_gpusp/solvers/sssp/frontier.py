@@ -11,6 +11,14 @@ negative cycles the predecessors therefore form a shortest-path tree, zero-weigh
 cycles included; with one, the rounds never end and the periodic pointer-jumping test
 (or, as a backstop, round n) raises NetworkXUnbounded.
 
+Float weights: a cycle whose exact length is zero can still lower a distance once
+rounding makes it negative (-0.65 - 11.8 + 11.8 == -0.6500000000000004), after which the
+run may converge with that cycle in the predecessor graph. NetworkX's Bellman-Ford
+calls such a cycle negative (an improvement went all the way round it), so with float
+weights and negative arcs the predecessor graph is also tested when the run ends: this
+is the verdict every Bellman-Ford method of gpusp gives (the methods that keep no
+predecessors ask this one, see bellman_ford.NegativeCycleGuard).
+
 Works for any weights; the Dijkstra functions call it with non-negative weights and an
 optional cutoff (arcs whose candidate exceeds it are not relaxed: with non-negative
 weights nothing beyond the cutoff can lead back under it).
@@ -67,6 +75,8 @@ def frontier_sssp(ex, graph, sources, *, cutoff=None, want_pred=True):
         if negative and rounds >= next_check:
             check_negative_cycle(ex, pred)
             next_check *= 2
+    if negative and dtype.kind == "f":
+        check_negative_cycle(ex, pred)  # a rounding cycle that converged (see above)
     return SSSPResult(dist=dist, pred=pred if want_pred else None, sources=srcs.astype(np.int64),
                       executor=ex, stats={"rounds": rounds})
 

@@ -25,7 +25,8 @@ from ...methods import Method, register
 from ...ops.base import gather_arcs
 from ...ops.lbr import MAX_DEPTH
 from . import SSSPResult
-from .bellman_ford import NegativeCycleGuard, round_state, source_flags
+from .bellman_ford import (NegativeCycleGuard, refuse_cycles_before_overflow, round_state,
+                           source_flags)
 
 __all__ = ["lbr_sssp", "hop_depth"]
 
@@ -55,6 +56,7 @@ def lbr_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, k=4, vertices_p
     ops = ex.ops("lbr")
     n = graph.n
     ex.require_bytes(n * (graph.distance_dtype().itemsize + 2), "locality-based relaxation")
+    refuse_cycles_before_overflow(ex, graph, sources)
     g, dist, _pred, srcs, cut = round_state(ex, graph, sources, cutoff)
     if launches is None:
         launches = -(-hop_depth(graph, srcs) // k)
@@ -78,6 +80,7 @@ def lbr_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, k=4, vertices_p
         if not int(changed[0]):
             break
         guard.after_round(rounds)
+    guard.finish()
     return SSSPResult(dist=dist, pred=None, sources=srcs.astype(np.int64), executor=ex,
                       stats={"rounds": rounds, "blind_launches": min(launches, n)})
 

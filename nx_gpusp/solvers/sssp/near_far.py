@@ -30,6 +30,8 @@ Negative weights: correct (any processing order converges), NetworkXUnbounded wh
 frontier distance falls below -(n-1)*max|w| (impossible without a negative cycle) or
 the predecessor graph has a cycle, checked between launches at doubling intervals.
 With deferred entries a round bound of n does not hold, so those two tests decide.
+With float weights, zero-length cycles that rounding makes negative are judged by
+frontier_sssp once the run ends (see frontier.py), so every method agrees.
 
 Dense hand-over. When the frontier grows past n / ``dense_fraction`` entries (low-
 diameter graphs such as the 7-random-predecessor ones), a queue of scattered entries
@@ -57,6 +59,8 @@ from ...methods import Method, register
 from ...ops.near_far import (BLOCK_THREADS, CLUSTER, CTL_PARITY, CTL_ROUND, CTL_SIZE,
                              CTL_SUB, CTL_TOTAL_NEAR, DENSE_BUCKETS, INT32_MAX, buffers)
 from . import SSSPResult, cutoff_value, check_negative_cycle, distance_inf
+from .bellman_ford import refuse_cycles_before_overflow
+from .frontier import frontier_sssp
 
 __all__ = ["near_far_sssp", "dense_rounds"]
 
@@ -169,6 +173,7 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
             or dense_target < 0:
         raise ValueError("near-far: dense_target must be a non-negative integer (vertices "
                          f"relaxed per dense round; 0: no threshold), got {dense_target!r}")
+    refuse_cycles_before_overflow(ex, graph, sources)
     if delta is None:
         step = _initial_delta(graph, dtype)
     else:
@@ -223,6 +228,12 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
                 check_negative_cycle(ex, pred)
                 next_check *= 2
                 max_rounds = next_check - int(host_ctl[CTL_ROUND])
+    if negative and dtype.kind == "f":
+        # rounding cycles: frontier_sssp's verdict (its order is not near-far's); where
+        # near-far's own predecessors went round such a cycle, the tight-arc tree is used
+        frontier_sssp(ex, graph, srcs, want_pred=False)
+        if want_pred and ex.ops("paths").has_predecessor_cycle(pred):
+            pred = None
     return SSSPResult(dist=dist, pred=pred if want_pred else None,
                       sources=srcs.astype(np.int64), executor=ex,
                       stats=_stats(host_ctl, launches))

@@ -1,0 +1,133 @@
+"""NetworkX's number types for equal values.
+
+NetworkX adds weights as Python numbers along each path, from its sources at the int 0:
+a distance is an int when every weight on its path is one, else a float. Floyd-Warshall
+takes a missing weight attribute (and ``weight=None``) as 1.0 where the other functions
+take 1, and starts every diagonal entry at the int 0. gpusp computes in int64 or
+float64; these helpers say which results NetworkX holds as ints, so that a float64
+distance can be returned as ``0`` or ``3`` and an int64 one as ``2.0`` where NetworkX's
+would be.
+
+The masks follow gpusp's own shortest paths; where an int path and a float path tie,
+NetworkX may have found the other one.
+"""
+
+import numpy as np
+
+__all__ = ["int_arcs", "int_along_tree", "tight_tree", "int_along_rows", "ints_at",
+           "as_python_numbers"]
+
+
+def int_arcs(graph, *, floyd_warshall=False):
+    """Per arc, whether NetworkX adds its weight as an int: a bool array, or one bool
+    when every arc agrees."""
+    if not graph.weighted:
+        return not floyd_warshall
+    ints = (~graph.float_arcs if graph.float_arcs is not None
+            else graph.weights.dtype.kind != "f")
+    if floyd_warshall and graph.defaulted_arcs is not None:
+        ints = np.broadcast_to(ints, (graph.m,)) & ~graph.defaulted_arcs
+    if isinstance(ints, np.ndarray) and graph.m and (ints.all() or not ints.any()):
+        ints = bool(ints[0])
+    return ints
+
+
+def _arc_ids(graph, tails, heads):
+    """Arc index of each (tail, head) pair (every pair an arc; arcs are unique)."""
+    arc_tails = np.repeat(np.arange(graph.n, dtype=np.int64), np.diff(graph.indptr))
+    keys = arc_tails * graph.n + graph.indices
+    order = np.argsort(keys, kind="stable")
+    pos = np.searchsorted(keys[order], tails.astype(np.int64) * graph.n + heads)
+    return order[pos]
+
+
+def int_along_tree(graph, pred, sources):
+    """Per vertex, whether NetworkX's distance is an int, along the predecessor tree
+    ``pred`` (host int array, -1 at roots; None: only the sources are known): the
+    sources are (the int 0), other vertices when every arc on their tree path is. None
+    when the distance dtype already says (every arc an int)."""
+    ints = int_arcs(graph)
+    if ints is True:
+        return None
+    n = graph.n
+    root = np.zeros(n, dtype=bool)
+    root[np.asarray(sources, dtype=np.int64)] = True
+    if ints is False or pred is None:
+        return root
+    has = pred >= 0
+    ok = root.copy()  # a vertex the tree does not reach: its path is unknown, a float
+    v = np.flatnonzero(has)
+    ok[v] = ints[_arc_ids(graph, pred[v], v)]
+    anc = np.where(has, pred, np.arange(n))
+    for _ in range(max(1, int(n).bit_length())):
+        ok &= ok[anc]
+        anc = anc[anc]
+    return ok | root
+
+
+def tight_tree(graph, dist, sources):
+    """A host predecessor tree of the final distances (breadth-first over the tight
+    arcs, dist[u] + w == dist[v], each vertex claimed once): the paths whose types
+    decide, for results computed without predecessors."""
+    n = graph.n
+    pred = np.full(n, -1, dtype=np.int64)
+    seen = np.zeros(n, dtype=bool)
+    level = np.unique(np.asarray(sources, dtype=np.int64))
+    seen[level] = True
+    arc_tails = np.repeat(np.arange(n, dtype=np.int64), np.diff(graph.indptr))
+    while len(level):
+        on = np.isin(arc_tails, level)
+        tails, heads = arc_tails[on], graph.indices[on].astype(np.int64)
+        tight = ~seen[heads] & (dist[tails] + graph.weights[on] == dist[heads])
+        heads, first = np.unique(heads[tight], return_index=True)
+        pred[heads] = tails[tight][first]
+        seen[heads] = True
+        level = heads
+    return pred
+
+
+def int_along_rows(graph, p):
+    """n x n: whether NetworkX's Floyd-Warshall distance d[i][j] is an int, along the
+    predecessor matrix ``p`` (host; None where every arc agrees): the diagonal is. None
+    when the distance dtype already says."""
+    ints = int_arcs(graph, floyd_warshall=True)
+    n = graph.n
+    # the diagonal: NetworkX's int 0, unless a self-loop of weight 0.0 took its place
+    # (min(0.0, 0) is 0.0)
+    arc_tails = np.repeat(np.arange(n), np.diff(graph.indptr))
+    loops = (arc_tails == graph.indices) & (graph.weights == 0)
+    loops &= ~np.broadcast_to(ints, (graph.m,))
+    eye = np.eye(n, dtype=bool)
+    eye[arc_tails[loops], arc_tails[loops]] = False
+    if ints is True and graph.weights.dtype.kind != "f":
+        return None
+    if not isinstance(ints, np.ndarray):
+        return eye | (ints & ~np.eye(n, dtype=bool))
+    arc = np.ones((n, n), dtype=bool)
+    arc[arc_tails, graph.indices] = ints
+    cols = np.arange(n)
+    has = (p >= 0) & ~np.eye(n, dtype=bool)
+    ok = np.where(has, arc[np.where(has, p, 0), cols[None, :]], True)
+    anc = np.where(has, p, cols[None, :])
+    for _ in range(max(1, int(n).bit_length())):
+        ok &= np.take_along_axis(ok, anc, axis=1)
+        anc = np.take_along_axis(anc, anc, axis=1)
+    diagonal = np.eye(n, dtype=bool)
+    return np.where(diagonal, eye, ok)
+
+
+def ints_at(values, positions):
+    """Make the whole numbers among ``values`` (floats from ``tolist``) at ``positions``
+    ints, in place (only those positions are visited)."""
+    for k in np.asarray(positions).tolist():
+        if values[k].is_integer():
+            values[k] = int(values[k])
+    return values
+
+
+def as_python_numbers(values, ints):
+    """``values`` (a list from ``tolist``) with ints where ``ints`` (bools) says, floats
+    elsewhere. Only a whole number becomes an int (inf, NaN and fractions stay floats,
+    whatever the mask says)."""
+    return [int(v) if i and float(v).is_integer() else float(v)
+            for v, i in zip(values, ints)]

@@ -1,0 +1,562 @@
+"""Differential fuzzing against NetworkX: every function gpusp dispatches (enumerated from
+nx_gpusp.dispatch.IMPLEMENTATIONS, so a new function is fuzzed without editing this
+file) x every applicable ``method=`` (nx_gpusp.methods.methods_for) on small random
+graphs of every kind (directed or not, multigraphs, self-loops, disconnected parts;
+zero, negative, integer, float, mixed, missing and huge weights; node labels that are
+ints, shifted ints, strings, tuples or a mix, and sources given as 1.0 or True),
+compared with NetworkX's own answer: the same values (floats to 1e-9 relative) of the
+same number types, the same keys, valid paths of the right length, the same exception
+type.
+
+The default run is short (a fixed number of derandomised examples per function, for
+CI). The long run, with many random examples per function:
+
+    python -m pytest -m slow tests/test_fuzz.py
+
+(the ``slow`` variant is skipped unless ``-m`` selects it; NX_GPUSP_FUZZ_EXAMPLES sets
+its examples per function and device). Both run on every device of the ``device``
+fixture.
+
+Where gpusp differs from NetworkX on purpose, ``_allowed`` says so and why.
+"""
+
+import inspect
+from collections.abc import Mapping
+import math
+import os
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from nx_gpusp.algorithms.common import family_of
+from nx_gpusp.dispatch import IMPLEMENTATIONS
+from nx_gpusp.methods import methods_for
+
+FUNCTIONS = sorted(IMPLEMENTATIONS)
+SHORT_EXAMPLES = 25
+LONG_EXAMPLES = int(os.environ.get("NX_GPUSP_FUZZ_EXAMPLES", "2000"))
+
+# -- graphs --------------------------------------------------------------------------------
+FLOATS = [0.0, 0.1, 0.2, 0.3, 0.5, 0.65, 1.25, 2.5, 3.7, 11.8, 1e-10, 1e7]
+HUGE = [2**31 - 1, 2**31, 2**53, 2**53 + 1, 2**61, 2**62, 2**63, 2**64, 1e300, 1e308]
+
+
+def _weights(kind, negative):
+    ints = st.integers(-6 if negative else 0, 20)
+    floats = st.one_of(st.sampled_from(FLOATS),
+                       st.floats(0, 20, allow_nan=False, allow_infinity=False))
+    if negative:
+        floats = st.one_of(floats, floats.map(lambda x: -x))
+    if kind == "int":
+        return ints
+    if kind == "float":
+        return floats
+    if kind == "mixed":
+        return st.one_of(ints, floats, st.none())  # None: no weight attribute
+    if kind == "huge":
+        huge = st.sampled_from(HUGE)
+        if negative:
+            huge = st.one_of(huge, huge.map(lambda x: -x))
+        return st.one_of(ints, huge)
+    return st.none()
+
+
+LABELS = {
+    "int": lambda i: i,
+    "shifted": lambda i: i + 10,
+    "str": lambda i: f"n{i}",
+    "tuple": lambda i: (i % 2, str(i)),
+    "mixed": lambda i: i if i % 2 else f"v{i}",
+}
+
+
+@st.composite
+def graphs(draw, max_nodes=8):
+    directed = draw(st.booleans())
+    multigraph = draw(st.booleans())
+    n = draw(st.integers(0, max_nodes))
+    labels = draw(st.sampled_from(sorted(LABELS)))
+    kind = draw(st.sampled_from(["int", "int", "float", "float", "mixed", "none", "huge"]))
+    negative = draw(st.booleans())
+    cls = {(False, False): nx.Graph, (True, False): nx.DiGraph,
+           (False, True): nx.MultiGraph, (True, True): nx.MultiDiGraph}[(directed, multigraph)]
+    G = cls()
+    label = LABELS[labels]
+    G.add_nodes_from(label(i) for i in range(n))
+    if n:
+        node = st.integers(0, n - 1)
+        arcs = draw(st.lists(st.tuples(node, node, _weights(kind, negative)), max_size=3 * n))
+        for u, v, w in arcs:
+            G.add_edge(label(u), label(v), **({} if w is None else {"weight": w}))
+        if kind == "float" and negative and n >= 2 and draw(st.booleans()):
+            # zero-length cycles, which rounding may make negative (NetworkX: unbounded)
+            for u, v, w in draw(st.lists(st.tuples(node, node, st.sampled_from(FLOATS)),
+                                         max_size=3)):
+                G.add_edge(label(u), label(v), weight=w)
+                G.add_edge(label(v), label(u), weight=-w)
+    return G
+
+
+# -- arguments -----------------------------------------------------------------------------
+CUTOFFS = [-1, 0, 0.5, 1, 2.5, 3, 7, 10, 1e18, math.nan, math.inf, -math.inf]
+
+
+def _node(draw, G):
+    """A node of G (as 1.0/True where that label is an int), sometimes a missing one."""
+    nodes = list(G)
+    if not nodes or draw(st.integers(0, 19)) == 0:
+        return draw(st.sampled_from([99, "missing", (5, "x")]))
+    v = draw(st.sampled_from(nodes))
+    if type(v) is int and draw(st.integers(0, 3)) == 0:
+        v = draw(st.sampled_from([float(v)] + ([True] if v == 1 else [])))
+    return v
+
+
+@dataclass
+class Call:
+    name: str
+    args: dict  # NetworkX's arguments (shortest_path*'s own method= among them)
+    method: object  # gpusp's method= (None: automatic)
+    weight: object = "weight"
+
+
+def _draw_call(draw, name, G):
+    params = inspect.signature(getattr(nx, name).orig_func).parameters
+    args = {}
+    for p in list(params)[1:]:
+        if p == "source":
+            args[p] = _node(draw, G) if params[p].default is inspect.Parameter.empty or \
+                draw(st.booleans()) else None
+        elif p == "target":
+            args[p] = None if draw(st.booleans()) else _node(draw, G)
+        elif p == "sources":
+            k = draw(st.integers(0 if draw(st.integers(0, 19)) == 0 else 1, 3))
+            args[p] = {_node(draw, G) for _ in range(k)}
+        elif p == "cutoff":
+            args[p] = draw(st.one_of(st.none(), st.sampled_from(CUTOFFS)))
+        elif p == "weight":
+            args[p] = draw(st.sampled_from(["weight", "weight", "weight", None, "other"]))
+        elif p == "heuristic":
+            args[p] = draw(st.booleans())
+        elif p == "nodelist":
+            args[p] = draw(st.one_of(st.none(), st.permutations(list(G))))
+        elif p == "method":  # shortest_path(_length): NetworkX's own method argument
+            args[p] = draw(st.sampled_from(["dijkstra", "bellman-ford"]
+                                           + [m.name for m in methods_for("sssp")]))
+        elif params[p].default is inspect.Parameter.empty:
+            pytest.skip(f"{name}: no fuzz adapter for required argument {p!r}")
+    method = None
+    if "method" not in params:
+        method = draw(st.sampled_from([None] + _methods(name)))
+    return Call(name, args, method, args.get("weight", "weight"))
+
+
+def _methods(name):
+    """gpusp's methods that ``name`` takes: its problem's, all-pairs functions also
+    single-source and (length functions) Floyd-Warshall ones; Bellman-Ford functions
+    only methods that accept negative weights."""
+    if "floyd_warshall" in name:
+        problems = ["floyd-warshall"]
+    elif name == "johnson":
+        problems = ["all-pairs"]
+    elif name.startswith("all_pairs"):
+        problems = ["all-pairs", "sssp"] + (["floyd-warshall"] if name.endswith("length")
+                                            else [])
+    else:
+        problems = ["sssp"]
+    negative = "bellman_ford" in name or name in ("negative_edge_cycle", "johnson")
+    return [m.name for p in problems for m in methods_for(p)
+            if m.negative_weights or not negative]
+
+
+# -- running -------------------------------------------------------------------------------
+def _run(call, G, backend):
+    kwargs = dict(call.args)
+    if backend == "gpusp":
+        kwargs["backend"] = "gpusp"
+        if call.method is not None:
+            kwargs["method"] = call.method
+    elif "method" in kwargs:  # a gpusp method name: NetworkX's family of it
+        kwargs["method"] = family_of(kwargs["method"])[0]
+    try:
+        out = getattr(nx, call.name)(G, **kwargs)
+        if inspect.isgenerator(out):
+            out = dict(out)
+        return "ok", out
+    except Exception as exc:  # noqa: BLE001  (compared with NetworkX's)
+        return "raised", exc
+
+
+def _weights_used(G, weight):
+    """The weight of every arc as the call sees it (parallel edges: the minimum)."""
+    return [_arc(G, u, v, weight) for u, nbrs in G.adj.items() for v in nbrs]
+
+
+def _declinable(G, call):
+    """gpusp may decline (NotImplementedError, so automatic dispatch runs NetworkX):
+    weights int64/float64 cannot hold exactly, integer sums that could pass 2**62 (mixed
+    with floats: 2**53), float sums that could overflow."""
+    ws = _weights_used(G, call.weight)
+    if not ws:
+        return False
+    ints = [w for w in ws if isinstance(w, int)]
+    floats = [w for w in ws if isinstance(w, float)]
+    nodes = len(G) + (call.name == "negative_edge_cycle")  # with NetworkX's super-source
+    hops = max(nodes - 1, 1)
+    bound = max(abs(w) for w in ws) * hops
+    if floats:  # integer sums mixed with floats: exact below 2**53, as NetworkX's
+        return bound * (1 + 2**-16) >= 1.7976931348623157e308 or \
+            max((abs(w) for w in ints), default=0) * hops >= 2**53
+    return bound >= 2**62
+
+
+def _negative(G, call):
+    return any(w < 0 for w in _weights_used(G, call.weight))
+
+
+def _dijkstra_family(call):
+    if "method" in call.args:  # NetworkX's own method parameter (shortest_path, ...)
+        return call.args.get("weight") is not None and \
+            family_of(call.args["method"])[0] == "dijkstra"
+    return "dijkstra" in call.name
+
+
+# -- comparing -----------------------------------------------------------------------------
+def _close(a, b, scale=0.0):
+    """Equal, floats to 1e-9 relative; ``scale``: the sum of |w| over the graph, whose
+    rounding (2**-40 of it) bounds what another order of additions can change (sums of
+    weights of very different magnitudes, Floyd-Warshall's blocked order and Johnson's
+    potentials)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a == b
+    if isinstance(a, float) or isinstance(b, float):
+        if math.isnan(a) or math.isnan(b):
+            return math.isnan(a) and math.isnan(b)
+        if math.isinf(a) or math.isinf(b):
+            return a == b
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=max(1e-9, scale * 2**-40))
+    return a == b
+
+
+def _arc(G, u, v, weight):
+    data = G[u][v]
+    if weight is None:
+        return 1
+    if G.is_multigraph():
+        return min(d.get(weight, 1) for d in data.values())
+    return data.get(weight, 1)
+
+
+def _path_length(G, path, weight):
+    total = 0
+    for u, v in zip(path, path[1:]):
+        assert G.has_edge(u, v), f"{(u, v)} is not an edge (path {path})"
+        total = total + _arc(G, u, v, weight)
+    return total
+
+
+class Checker:
+    def __init__(self, G, call):
+        self.G, self.call, self.weight = G, call, call.weight
+        finite = [abs(w) for w in _weights_used(G, call.weight)
+                  if isinstance(w, (int, float)) and math.isfinite(w)]
+        self.scale = float(sum(finite))
+        # ints and floats mixed (Floyd-Warshall: a missing weight is 1.0): NetworkX's type
+        # follows the path it found, which may be another of equally short ones
+        used = _weights_used(G, call.weight)
+        if "floyd_warshall" in call.name:
+            used += [1.0 for u, v, d in G.edges(data=True)
+                     if call.weight is None or call.weight not in d]
+        self.mixed_types = len({type(w) for w in used} & {int, float}) > 1
+
+    def same(self, got, exp, where="result", start=None):
+        """``got`` (gpusp) matches ``exp`` (NetworkX); ``start``: the set of nodes a path
+        may begin at (None: paths are checked by their length alone)."""
+        if isinstance(exp, np.ndarray):
+            assert isinstance(got, np.ndarray) and got.shape == exp.shape, where
+            atol = max(1e-9, self.scale * 2**-40)
+            assert np.allclose(got, exp, rtol=1e-9, atol=atol, equal_nan=True), \
+                (where, got, exp)
+            return
+        if isinstance(exp, bool):
+            assert got is exp, (where, got, exp)
+            return
+        if isinstance(exp, (int, float)) and not isinstance(exp, bool):
+            assert isinstance(got, (int, float)) and _close(got, exp, self.scale), \
+                (where, got, exp)
+            assert type(got) is type(exp) or self.mixed_types, ("number types", where, got, exp)
+            return
+        if isinstance(exp, list):
+            self.path(got, exp, where, start)
+            return
+        if isinstance(exp, tuple):
+            assert isinstance(got, tuple) and len(got) == len(exp), (where, got)
+            if len(exp) == 2 and isinstance(exp[0], dict) and any(
+                    isinstance(v, dict) for v in exp[0].values()):
+                self.fw_pred_dist(got, exp)
+                return
+            for k, (g, e) in enumerate(zip(got, exp)):
+                self.same(g, e, f"{where}[{k}]", start)
+            if isinstance(exp[0], (int, float)) and isinstance(exp[1], list):
+                # (length, path): the path has the reported length
+                assert _close(_path_length(self.G, got[1], self.weight), got[0], self.scale), \
+                    (where, got)
+            return
+        if isinstance(exp, dict):
+            assert isinstance(got, Mapping), (where, type(got))
+            assert set(got) == set(exp), (where, set(got) ^ set(exp))
+            for key, value in exp.items():
+                inner = start
+                if self.call.name in ("johnson",) or self.call.name.startswith("all_pairs") \
+                        or (isinstance(value, (dict, tuple)) and start is None):
+                    inner = {key}  # all pairs: the outer key is the source
+                self.same(got[key], value, f"{where}[{key!r}]", inner)
+                if isinstance(value, list):
+                    got_path = got[key]
+                    assert got_path[-1] == key or got_path[0] == key, (where, got_path)
+            return
+        raise AssertionError(f"{where}: no comparison for {type(exp).__name__}")
+
+    def path(self, got, exp, where, start):
+        assert isinstance(got, list) and got, (where, got)
+        if start is not None:
+            assert got[0] in start or got[-1] in start, (where, got, start)
+        assert _close(_path_length(self.G, got, self.weight),
+                      _path_length(self.G, exp, self.weight), self.scale), (where, got, exp)
+
+    def fw_pred_dist(self, got, exp):
+        (gp, gd), (_ep, ed) = got, exp
+        self.same({u: dict(r) for u, r in gd.items()}, {u: dict(r) for u, r in ed.items()},
+                  "dist")
+        for u, row in ed.items():
+            for v, d in row.items():
+                if u == v or math.isinf(d):
+                    continue
+                path = _reconstruct(u, v, gp)
+                assert _close(_path_length(self.G, path, self.weight), d, self.scale), \
+                    (u, v, path, d)
+
+
+def _reconstruct(u, v, pred, limit=None):
+    """nx.reconstruct_path, refusing a cyclic predecessor map instead of looping."""
+    limit = limit or len(pred) + 2
+    path = [v]
+    while path[-1] != u:
+        path.append(pred[u][path[-1]])
+        assert len(path) <= limit + 1, f"cyclic predecessors from {u}: {path[:10]}..."
+    return path[::-1]
+
+
+def _cyclic_predecessors(pred, dist):
+    for u, row in dist.items():
+        for v, d in row.items():
+            if u != v and not math.isinf(d):
+                try:
+                    _reconstruct(u, v, pred)
+                except (AssertionError, KeyError):
+                    return True
+    return False
+
+
+def _fw_negative_cycle(G, call, exp):
+    """NetworkX's Floyd-Warshall reports a negative cycle as numbers (a negative or NaN
+    diagonal, a cyclic predecessor map) and floyd_warshall_numpy ignores negative
+    self-loops; gpusp raises NetworkXUnbounded for every negative cycle."""
+    if any(_arc(G, u, u, call.weight) < 0 for u in G if G.has_edge(u, u)):
+        return True
+    kind, value = exp
+    if kind != "ok":
+        return False
+    if isinstance(value, np.ndarray):
+        diag = np.diagonal(value)
+        return bool((diag < 0).any() or np.isnan(diag).any())
+    pred, dist = value if isinstance(value, tuple) else (None, value)
+    if any(dist[u][u] < 0 or dist[u][u] != dist[u][u] for u in dist):
+        return True
+    return pred is not None and _cyclic_predecessors(pred, dist)
+
+
+def _exact_negative_cycle(G, weight, sources, shift):
+    """Whether Bellman-Ford in exact arithmetic (every float is a Fraction exactly), with
+    every arc weight plus ``shift``, finds a negative cycle reachable from ``sources``
+    (None: anywhere)."""
+    dist = {v: Fraction(0) for v in (G if sources is None else sources)}
+    arcs = [(u, v, Fraction(_arc(G, u, v, weight)) + shift)
+            for u, nbrs in G.adj.items() for v in nbrs]
+    for _ in range(len(G) + 1):
+        changed = False
+        for u, v, w in arcs:
+            if u in dist and (v not in dist or dist[u] + w < dist[v]):
+                dist[v] = dist[u] + w
+                changed = True
+        if not changed:
+            return False
+    return True
+
+
+def _rounding_ambiguous(G, call):
+    """Whether the call's negative-cycle verdict is float rounding's to make: some cycle
+    it can reach has an exact weight within rounding error of zero (a nudge of every
+    weight by 2**-40 of the largest changes the exact verdict). NetworkX's verdict then
+    depends on its order of additions (SPFA from a super-source at distance 1 for
+    negative_edge_cycle, a plain loop for Floyd-Warshall), gpusp's on frontier
+    Bellman-Ford's: the same for all of gpusp's methods and functions, not always
+    NetworkX's."""
+    ws = _weights_used(G, call.weight)
+    if not any(isinstance(w, float) for w in ws) or not any(w < 0 for w in ws):
+        return False
+    H, sources = G, None
+    if call.args.get("source") is not None:
+        sources = [v for v in G if v == call.args["source"]]
+    elif call.name.startswith("shortest_path") and call.args.get("target") is not None:
+        H = G.reverse(copy=False) if G.is_directed() else G
+        sources = [v for v in G if v == call.args["target"]]
+    delta = Fraction(max(abs(w) for w in ws)) * Fraction(1, 2**40)
+    return _exact_negative_cycle(H, call.weight, sources, -delta) != \
+        _exact_negative_cycle(H, call.weight, sources, delta)
+
+
+def _unbounded_or_not(got, exp):
+    """The outcomes differ in a negative-cycle verdict: one is NetworkXUnbounded and the
+    other not (an answer, or what follows without a cycle, such as NetworkXNoPath)."""
+    if got[0] == exp[0] == "ok":
+        return isinstance(got[1], bool) and got[1] != exp[1]  # negative_edge_cycle
+    unbounded = [kind == "raised" and isinstance(value, nx.NetworkXUnbounded)
+                 for kind, value in (got, exp)]
+    return unbounded[0] != unbounded[1]
+
+
+def _allowed(G, call, got, exp):
+    """Why a difference in outcome is gpusp's documented behaviour, or None."""
+    gkind, gval = got
+    if _unbounded_or_not(got, exp) and _rounding_ambiguous(G, call):
+        return "a zero-length cycle that rounding may make negative"
+    if gkind == "raised" and isinstance(gval, NotImplementedError) and _declinable(G, call):
+        return "declined (NetworkX answers under automatic dispatch)"
+    if gkind == "raised" and type(gval) is ValueError and _dijkstra_family(call) \
+            and _negative(G, call):
+        return "gpusp's Dijkstra refuses every negative weight"
+    if "floyd_warshall" in call.name and gkind == "raised" and \
+            isinstance(gval, nx.NetworkXUnbounded) and _fw_negative_cycle(G, call, exp):
+        return "gpusp's Floyd-Warshall refuses negative cycles"
+    return None
+
+
+def describe(G):
+    """A graph as the Python that builds it (for failure reports)."""
+    edges = [(u, v, d) for u, v, d in G.edges(data=True)]
+    return f"G = nx.{type(G).__name__}(); G.add_nodes_from({list(G)!r}); " \
+           f"G.add_edges_from({edges!r})"
+
+
+def check(G, call):
+    exp = _run(call, G, "networkx")
+    got = _run(call, G, "gpusp")
+    try:
+        _compare(G, call, got, exp)
+    except AssertionError as exc:
+        raise AssertionError(f"{describe(G)}\n{call}\ngpusp: {got[0]} {got[1]!r}\n"
+                             f"NetworkX: {exp[0]} {exp[1]!r}\n{exc}") from None
+
+
+def _compare(G, call, got, exp):
+    if _allowed(G, call, got, exp):
+        return
+    if exp[0] == "raised" or got[0] == "raised":
+        assert got[0] == exp[0] == "raised" and type(got[1]) is type(exp[1]), "outcomes differ"
+        return
+    start = None
+    for key in ("source", "sources"):
+        if call.args.get(key) is not None:
+            start = call.args[key] if key == "sources" else {call.args[key]}
+    if call.name.startswith("shortest_path") and call.args.get("source") is None \
+            and call.args.get("target") is not None:
+        start = {call.args["target"]}  # paths from every node to the target
+    Checker(G, call).same(got[1], exp[1], call.name, start)
+
+
+# -- the tests -----------------------------------------------------------------------------
+def _fuzz(name, examples, derandomize):
+    @settings(max_examples=examples, deadline=None, derandomize=derandomize,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
+                                     HealthCheck.function_scoped_fixture,
+                                     HealthCheck.data_too_large])
+    @given(data=st.data())
+    def run(data):
+        G = data.draw(graphs(), label="G")
+        call = _draw_call(data.draw, name, G)
+        data.draw(st.just(call), label="call")
+        check(G, call)
+
+    run()
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_fuzz(device, name):
+    _fuzz(name, SHORT_EXAMPLES, derandomize=True)
+
+
+def _long_run_selected(config):
+    expr = config.getoption("markexpr") or ""
+    try:
+        from _pytest.mark.expression import Expression
+    except ImportError:  # pragma: no cover
+        return "slow" in expr and "not slow" not in expr
+
+    def selects(marks):
+        return Expression.compile(expr).evaluate(lambda mark, **_kw: mark in marks)
+
+    # selected only where -m asks for slow tests ("slow", "slow and not gpu", ...)
+    return bool(expr) and selects({"slow"}) and not selects(set())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_fuzz_long(request, device, name):
+    if not _long_run_selected(request.config):
+        pytest.skip("the long fuzz run: python -m pytest -m slow tests/test_fuzz.py")
+    _fuzz(name, LONG_EXAMPLES, derandomize=False)
+
+
+# -- every Bellman-Ford method, one verdict ------------------------------------------------
+NEGATIVE_METHODS = [m.name for m in methods_for("sssp") if m.negative_weights]
+
+
+def _agree(examples, derandomize):
+    """Where NetworkX's verdict is rounding's (see _rounding_ambiguous), every gpusp
+    method still gives one: frontier Bellman-Ford's."""
+    @settings(max_examples=examples, deadline=None, derandomize=derandomize,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                     HealthCheck.data_too_large])
+    @given(G=graphs(), data=st.data())
+    def run(G, data):
+        if not len(G):
+            return
+        source = data.draw(st.sampled_from(list(G)), label="source")
+        for call in (Call("single_source_bellman_ford", {"source": source, "weight": "weight"},
+                          None),
+                     Call("negative_edge_cycle", {"weight": "weight"}, None)):
+            seen = {}
+            for method in NEGATIVE_METHODS:
+                kind, value = _run(replace(call, method=method), G, "gpusp")
+                seen[method] = type(value).__name__ if kind == "raised" else (
+                    value if isinstance(value, bool) else "an answer")
+            assert len(set(seen.values())) == 1, f"{describe(G)}\n{call.name}: {seen}"
+
+    run()
+
+
+def test_fuzz_methods_agree(device):
+    _agree(SHORT_EXAMPLES, derandomize=True)
+
+
+@pytest.mark.slow
+def test_fuzz_methods_agree_long(request, device):
+    if not _long_run_selected(request.config):
+        pytest.skip("the long fuzz run: python -m pytest -m slow tests/test_fuzz.py")
+    _agree(LONG_EXAMPLES // 10, derandomize=False)

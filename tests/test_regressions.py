@@ -1,0 +1,497 @@
+"""One regression test per bug found by differential fuzzing against NetworkX (see
+tests/test_fuzz.py), named after the bug; each runs on the NumPy twin and on CUDA."""
+
+import math
+from decimal import Decimal
+from fractions import Fraction
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from graphs import assert_lengths_equal, assert_paths_valid
+from nx_gpusp.methods import methods_for
+
+SSSP = sorted(m.name for m in methods_for("sssp"))
+NEGATIVE_SSSP = sorted(m.name for m in methods_for("sssp") if m.negative_weights)
+ALL_PAIRS = sorted(m.name for m in methods_for("all-pairs"))
+NEGATIVE_ALL_PAIRS = sorted(m.name for m in methods_for("all-pairs") if m.negative_weights)
+FLOYD_WARSHALL = sorted(m.name for m in methods_for("floyd-warshall"))
+GP = {"backend": "gpusp"}
+
+
+def _outcome(call):
+    """("ok", result) or ("raised", exception type)."""
+    try:
+        result = call()
+        if hasattr(result, "__next__"):
+            result = dict(result)
+        return "ok", result
+    except Exception as exc:  # noqa: BLE001  (compared with NetworkX's)
+        return "raised", type(exc)
+
+
+# -- bug 1: a negative cutoff drops the source -------------------------------------------
+@pytest.mark.parametrize("method", SSSP)
+def test_bug1_negative_cutoff_keeps_the_sources(device, method):
+    G = nx.path_graph(3)
+    G.add_edge(2, 3, weight=0)
+    for cutoff in (-1, -0.5, -math.inf):
+        kw = dict(cutoff=cutoff, method=method, **GP)
+        assert nx.single_source_dijkstra_path_length(G, 0, **kw) == {0: 0}
+        assert nx.single_source_dijkstra(G, 2, **kw) == ({2: 0}, {2: [2]})
+        assert nx.single_source_dijkstra_path(G, 2, **kw) == {2: [2]}
+        assert nx.multi_source_dijkstra_path_length(G, {0, 3}, **kw) == {0: 0, 3: 0}
+        assert nx.multi_source_dijkstra(G, {0, 3}, target=3, **kw) == (0, [3])
+        with pytest.raises(nx.NetworkXNoPath):
+            nx.single_source_dijkstra(G, 2, target=3, **kw)
+
+
+@pytest.mark.parametrize("method", ALL_PAIRS + ["frontier", None])
+def test_bug1_negative_cutoff_all_pairs(device, method):
+    G = nx.path_graph(4)
+    for cutoff in (-1, -2.5):
+        kw = dict(cutoff=cutoff, method=method, **GP)
+        assert dict(nx.all_pairs_dijkstra_path_length(G, **kw)) == {v: {v: 0} for v in G}
+        assert dict(nx.all_pairs_dijkstra_path(G, **kw)) == {v: {v: [v]} for v in G}
+        assert dict(nx.all_pairs_dijkstra(G, **kw)) == {v: ({v: 0}, {v: [v]}) for v in G}
+
+
+# -- bug 2: a NaN cutoff (and one that is no number) --------------------------------------
+@pytest.mark.parametrize("method", SSSP)
+def test_bug2_nan_cutoff_cuts_nothing(device, method):
+    for weight in (1, 1.5):
+        G = nx.DiGraph([(0, 1, {"weight": weight}), (1, 2, {"weight": weight})])
+        expected = nx.single_source_dijkstra_path_length(G, 0, cutoff=math.nan)
+        got = nx.single_source_dijkstra_path_length(G, 0, cutoff=math.nan, method=method,
+                                                    **GP)
+        assert got == expected == {0: 0, 1: weight, 2: 2 * weight}
+    expected = dict(nx.all_pairs_dijkstra_path_length(G, cutoff=math.nan))
+    assert dict(nx.all_pairs_dijkstra_path_length(G, cutoff=math.nan, **GP)) == expected
+
+
+@pytest.mark.parametrize("cutoff", ["3", None, 1j, [2]], ids=["str", "None", "complex",
+                                                              "list"])
+def test_bug2_cutoff_that_is_no_number(device, cutoff):
+    G = nx.DiGraph([(0, 1, {"weight": 1})])
+    G.add_node(5)
+    nx_outcome = _outcome(lambda: nx.single_source_dijkstra_path_length(G, 0, cutoff=cutoff))
+    gp_outcome = _outcome(lambda: nx.single_source_dijkstra_path_length(G, 0, cutoff=cutoff,
+                                                                        **GP))
+    assert gp_outcome == nx_outcome
+    # NetworkX compares with the cutoff only once it relaxes an arc
+    assert nx.single_source_dijkstra_path_length(G, 5, cutoff=cutoff, **GP) == {5: 0}
+
+
+@pytest.mark.parametrize("cutoff", [Fraction(5, 2), Decimal("2.5"), np.float32(2.5),
+                                    2**70, -2**70, True])
+def test_bug2_exotic_cutoff_numbers(device, cutoff):
+    for weight in (1, 0.5, 1.25):
+        G = nx.path_graph(6, create_using=nx.DiGraph)
+        nx.set_edge_attributes(G, weight, "weight")
+        expected = nx.single_source_dijkstra_path_length(G, 0, cutoff=cutoff)
+        got = nx.single_source_dijkstra_path_length(G, 0, cutoff=cutoff, **GP)
+        assert got == expected
+
+
+# -- bug 3: a missing target ---------------------------------------------------------------
+@pytest.mark.parametrize("weight", [None, "weight"])
+@pytest.mark.parametrize("method", ["dijkstra", "bellman-ford"])
+def test_bug3_missing_target_no_path_or_not_found(device, weight, method):
+    G = nx.path_graph(3)
+    for func in (nx.shortest_path, nx.shortest_path_length):
+        expected = _outcome(lambda: func(G, 0, 99, weight=weight, method=method))
+        assert expected[0] == "raised"
+        assert _outcome(lambda: func(G, 0, 99, weight=weight, method=method, **GP)) == expected
+    for func in (nx.dijkstra_path, nx.dijkstra_path_length, nx.bellman_ford_path,
+                 nx.bellman_ford_path_length):
+        with pytest.raises(nx.NetworkXNoPath):
+            func(G, 0, 99, **GP)
+
+
+def test_bug3_missing_target_after_the_negative_cycle_verdict(device):
+    """Bellman-Ford runs before it looks for the target: a negative cycle wins."""
+    G = nx.DiGraph([(0, 1, {"weight": 1}), (1, 0, {"weight": -2})])
+    for func in (nx.shortest_path, nx.shortest_path_length):
+        with pytest.raises(nx.NetworkXUnbounded):
+            func(G, 0, 99, weight="weight", method="bellman-ford", **GP)
+    with pytest.raises(nx.NetworkXUnbounded):
+        nx.bellman_ford_path(G, 0, 99, **GP)
+
+
+# -- bug 4: an unreachable negative self-loop ----------------------------------------------
+@pytest.mark.parametrize("method", NEGATIVE_SSSP)
+def test_bug4_unreachable_negative_self_loop(device, method):
+    G = nx.DiGraph([(0, 1, {"weight": 1}), (5, 5, {"weight": -1}), (1, 2, {"weight": -3})])
+    kw = dict(method=method, **GP)
+    assert nx.single_source_bellman_ford_path_length(G, 0, **kw) == {0: 0, 1: 1, 2: -2}
+    dist, paths = nx.single_source_bellman_ford(G, 0, **kw)
+    assert dist == {0: 0, 1: 1, 2: -2} and paths == {0: [0], 1: [0, 1], 2: [0, 1, 2]}
+    assert nx.bellman_ford_path_length(G, 0, 2, **kw) == -2
+    assert nx.shortest_path_length(G, 0, 2, weight="weight", method=method, **GP) == -2
+    with pytest.raises(nx.NetworkXUnbounded):  # reachable: unbounded
+        nx.single_source_bellman_ford_path_length(G, 5, **kw)
+    G.add_edge(2, 5, weight=4)
+    with pytest.raises(nx.NetworkXUnbounded):
+        nx.single_source_bellman_ford_path_length(G, 0, **kw)
+    G.remove_edge(2, 5)
+    # negative_edge_cycle and the all-pairs functions look at the whole graph
+    assert nx.negative_edge_cycle(G, **kw) is True
+    with pytest.raises(nx.NetworkXUnbounded):
+        dict(nx.all_pairs_bellman_ford_path_length(G, **GP))
+    with pytest.raises(nx.NetworkXUnbounded):
+        nx.johnson(G, **GP)
+
+
+def test_bug4_undirected_negative_edge_only_where_reached(device):
+    G = nx.Graph([(0, 1, {"weight": 2}), (7, 8, {"weight": -1})])
+    assert nx.single_source_bellman_ford_path_length(G, 0, **GP) == {0: 0, 1: 2}
+    with pytest.raises(nx.NetworkXUnbounded):
+        nx.single_source_bellman_ford_path_length(G, 7, **GP)
+
+
+# -- bug 5: narrower distance types on a one-node graph with a huge self-loop --------------
+@pytest.mark.parametrize("weight", [2**31, 2**31 - 1, 2**15, 2**24 + 1, 2.0**31, 2**40])
+def test_bug5_one_node_huge_self_loop(device, weight):
+    G = nx.DiGraph()
+    G.add_edge(0, 0, weight=weight)
+    assert dict(nx.all_pairs_dijkstra(G, **GP)) == {0: ({0: 0}, {0: [0]})}
+    assert nx.johnson(G, **GP) == {0: {0: [0]}}
+    assert dict(nx.all_pairs_bellman_ford_path(G, **GP)) == {0: {0: [0]}}
+    for method in ALL_PAIRS:
+        assert dict(nx.all_pairs_dijkstra_path_length(G, method=method, **GP)) == {0: {0: 0}}
+    for method in FLOYD_WARSHALL:
+        assert nx.floyd_warshall(G, method=method, **GP) == {0: {0: 0}}
+        assert nx.floyd_warshall_numpy(G, method=method, **GP).tolist() == [[0.0]]
+    for method in SSSP:
+        assert nx.single_source_dijkstra(G, 0, method=method, **GP) == ({0: 0}, {0: [0]})
+
+
+@pytest.mark.parametrize("weight", [2**31, 2**30 + 1, 2**14 + 1, 2**23 + 1])
+def test_bug5_two_nodes_and_a_self_loop_near_a_lane_limit(device, weight):
+    """The bound covers self-loops and single arcs as well as simple paths."""
+    G = nx.DiGraph([(0, 1, {"weight": 3})])
+    G.add_edge(1, 1, weight=weight)
+    G.add_edge(1, 0, weight=weight)
+    H = nx.DiGraph([(u, v, {"weight": float(d["weight"])}) for u, v, d in G.edges(data=True)])
+    for graph in (G, H):
+        expected = dict(nx.all_pairs_dijkstra_path_length(graph))
+        for method in ALL_PAIRS + [None]:
+            got = dict(nx.all_pairs_dijkstra_path_length(graph, method=method, **GP))
+            assert got == expected
+        expected_fw = nx.floyd_warshall(graph)
+        for method in FLOYD_WARSHALL:
+            assert nx.floyd_warshall(graph, method=method, **GP) == expected_fw
+        for lane in ("s16x2", "s32", "f32"):
+            try:
+                got = nx.floyd_warshall(graph, method="fw-dpx", lane=lane, **GP)
+            except ValueError as exc:  # the lane says why it cannot hold them
+                assert "narrowest lane that can" in str(exc)
+            else:
+                assert got == expected_fw
+
+
+# -- hostile inputs ------------------------------------------------------------------------
+@pytest.mark.parametrize("weights", [
+    [2**63 + 1000, 2**63, 999],  # beyond int64 (numpy made float64 of them)
+    [2**63, -2**63 + 5, 1],
+    [np.uint64(2**63 + 1), 1, 1],
+    [np.uint64(2**63 + 1), 1.5, 1],
+    [2**60 + 1, 0.5, 1],  # an int float64 cannot hold, mixed with floats
+    [Decimal("1.5"), 2, 1], [Fraction(1, 3), 2, 1],
+    [np.float32(0.5), 1.5, 1], [np.longdouble(0.1), 1.0, 1],
+], ids=lambda w: "-".join(type(x).__name__ for x in w))
+def test_hostile_weights_not_held_exactly_are_declined(device, weights):
+    """NotImplementedError (automatic dispatch then runs NetworkX): never a rounded answer."""
+    G = nx.DiGraph()
+    for (u, v), w in zip([(0, 1), (0, 2), (2, 1)], weights):
+        G.add_edge(u, v, weight=w)
+    for call in (lambda: nx.single_source_dijkstra(G, 0, 1, **GP),
+                 lambda: nx.bellman_ford_path_length(G, 0, 1, **GP),
+                 lambda: nx.floyd_warshall_numpy(G, **GP)):
+        with pytest.raises(NotImplementedError):
+            call()
+
+
+@pytest.mark.parametrize("weights", [
+    [np.uint64(5), 3, 1], [np.int32(7), 2, 1], [np.float64(0.25), 1.5, 2],
+    [2**50 + 1, 0.5, 1], [True, 2, 1], [2**61 - 7, 3, 1]])
+def test_exact_weights_of_other_types_are_used(device, weights):
+    G = nx.DiGraph()
+    for (u, v), w in zip([(0, 1), (0, 2), (2, 1)], weights):
+        G.add_edge(u, v, weight=w)
+    assert nx.single_source_dijkstra(G, 0, **GP) == nx.single_source_dijkstra(G, 0)
+
+
+def test_hostile_decimal_falls_back_under_automatic_dispatch():
+    import subprocess
+    import sys
+
+    code = """
+from decimal import Decimal
+import networkx as nx
+G = nx.DiGraph([(0, 1, {"weight": Decimal("1.5")}), (1, 2, {"weight": Decimal("2")})])
+print(nx.single_source_dijkstra_path_length(G, 0))
+"""
+    env = dict(__import__("os").environ, NETWORKX_BACKEND_PRIORITY="gpusp",
+               NX_GPUSP_DEVICE="cpu", NX_GPUSP_SHOULD_RUN_MIN_EDGES="0")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "{0: 0, 1: Decimal('1.5'), 2: Decimal('3.5')}"
+
+
+@pytest.mark.parametrize("alias", [1.0, True, np.int64(1), np.float64(1.0), Fraction(1)],
+                         ids=lambda a: type(a).__name__)
+def test_hostile_node_equal_to_an_int_label(device, alias):
+    G = nx.path_graph(4)
+    assert nx.single_source_dijkstra_path_length(G, alias, **GP) == \
+        nx.single_source_dijkstra_path_length(G, alias)
+    assert nx.dijkstra_path(G, 3, alias, **GP) == [3, 2, 1]
+    assert nx.bellman_ford_path_length(G, alias, 3, **GP) == 2
+    assert nx.shortest_path(G, alias, 3, **GP) == [1, 2, 3]
+    assert alias not in {2.5, "1"}  # labels that are no node stay missing
+    for missing in (2.5, "1", -1, 4, 1 + 1j):
+        with pytest.raises(nx.NodeNotFound):
+            nx.single_source_dijkstra_path_length(G, missing, **GP)
+
+
+def test_hostile_weights_near_the_float_maximum(device):
+    G = nx.DiGraph([(0, 1, {"weight": 1e308}), (1, 2, {"weight": 1e308}),
+                    (0, 3, {"weight": -1e308})])
+    # Bellman-Ford stops lowering at -inf: NetworkX's verdict on this negative cycle
+    # then depends on its heuristic, so gpusp declines
+    H = nx.Graph([(0, 1, {"weight": -1e308})])
+    assert nx.negative_edge_cycle(H, heuristic=False) is False
+    for call in (lambda: nx.negative_edge_cycle(H, **GP),
+                 lambda: nx.single_source_bellman_ford_path_length(G, 0, **GP),
+                 lambda: nx.johnson(G, **GP)):
+        with pytest.raises(NotImplementedError):
+            call()
+    # Floyd-Warshall: inf + x is inf as in NetworkX, but -inf + inf is NaN, which NetworkX's
+    # comparisons skip: declined where sums could reach -inf
+    with pytest.raises(NotImplementedError):
+        nx.floyd_warshall_numpy(G, **GP)
+    G.remove_edge(0, 3)
+    np.testing.assert_array_equal(nx.floyd_warshall_numpy(G, **GP), nx.floyd_warshall_numpy(G))
+    assert nx.floyd_warshall(G, **GP) == nx.floyd_warshall(G)
+    # Dijkstra reports node 2 at distance inf; gpusp declines, so NetworkX answers
+    H = nx.DiGraph([(0, 1, {"weight": 1e308}), (1, 2, {"weight": 1e308})])
+    assert nx.dijkstra_path_length(H, 0, 2) == math.inf
+    with pytest.raises(NotImplementedError):
+        nx.dijkstra_path(H, 0, 2, **GP)
+
+
+def test_hostile_fw_dpx_lane_says_which_lane_fits_and_why(device):
+    G = nx.DiGraph([(0, 1, {"weight": 1.5}), (1, 2, {"weight": 3.0})])
+    with pytest.raises(ValueError, match=r"lane 's32' cannot hold .* integer lanes hold "
+                                         r"integer weights.* narrowest lane that can is 'f64'"):
+        nx.floyd_warshall_numpy(G, method="fw-dpx", lane="s32", **GP)
+    H = nx.DiGraph()
+    H.add_edge(0, 0, weight=2**31)  # one node: the path bound counts the self-loop
+    with pytest.raises(ValueError, match=r"lane 's32' .* 4294967296, not below its INF "
+                                         r"sentinel .* narrowest lane that can is 'i64'"):
+        nx.floyd_warshall_numpy(H, method="fw-dpx", lane="s32", **GP)
+    with pytest.raises(ValueError, match=r"'f32' .* whole number"):
+        nx.floyd_warshall_numpy(G, method="fw-dpx", lane="f32", **GP)
+
+
+# -- bug 7: zero-length float cycles that rounding makes negative --------------------------
+ROUNDING_CYCLE = [("a", "b", -11.8), ("b", "a", 11.8), ("s", "a", -0.65)]  # -0.65-11.8+11.8 < -0.65
+
+
+def _rounding_graph():
+    return nx.DiGraph([(u, v, {"weight": w}) for u, v, w in ROUNDING_CYCLE])
+
+
+@pytest.mark.parametrize("method", NEGATIVE_SSSP)
+def test_bug7_rounding_cycle_every_bellman_ford_method_agrees(device, method):
+    G = _rounding_graph()
+    with pytest.raises(nx.NetworkXUnbounded):
+        nx.single_source_bellman_ford(G, "s")  # NetworkX's verdict
+    kw = dict(method=method, **GP)
+    for call in (lambda: nx.single_source_bellman_ford(G, "s", **kw),
+                 lambda: nx.single_source_bellman_ford_path(G, "s", **kw),
+                 lambda: nx.single_source_bellman_ford_path_length(G, "s", **kw),
+                 lambda: nx.bellman_ford_path(G, "s", "b", **kw),
+                 lambda: nx.bellman_ford_path_length(G, "s", "b", **kw),
+                 lambda: nx.shortest_path(G, "s", weight="weight", method=method, **GP)):
+        with pytest.raises(nx.NetworkXUnbounded):
+            call()
+    assert nx.negative_edge_cycle(G, **kw) is True
+    # from "a" the round trip is exact (-11.8 + 11.8 == 0): no cycle, as in NetworkX
+    assert nx.single_source_bellman_ford_path_length(G, "a", **kw) == \
+        nx.single_source_bellman_ford_path_length(G, "a")
+
+
+def test_bug7_rounding_cycle_all_pairs_johnson_floyd_warshall(device):
+    G = _rounding_graph()
+    for method in NEGATIVE_ALL_PAIRS + [None, "frontier"]:
+        for func in (nx.all_pairs_bellman_ford_path_length, nx.all_pairs_bellman_ford_path):
+            with pytest.raises(nx.NetworkXUnbounded):
+                dict(func(G, method=method, **GP))
+    with pytest.raises(nx.NetworkXUnbounded):
+        nx.johnson(G, **GP)
+    for method in FLOYD_WARSHALL:  # Bellman-Ford's verdict, never a cyclic predecessor map
+        for func in (nx.floyd_warshall, nx.floyd_warshall_numpy,
+                     nx.floyd_warshall_predecessor_and_distance):
+            with pytest.raises(nx.NetworkXUnbounded):
+                func(G, method=method, **GP)
+
+
+def test_bug7_negative_edge_cycle_starts_where_networkx_does(device):
+    """NetworkX's super-source reaches every node at distance 1, and whether rounding
+    makes the cycle negative depends on that start: -3.7 + 0.65 - 0.65 from 1 is exact."""
+    G = nx.DiGraph([(0, 2, {"weight": -3.7}), (1, 2, {"weight": 0.65}),
+                    (2, 1, {"weight": -0.65})])
+    assert nx.negative_edge_cycle(G) is False
+    for method in NEGATIVE_SSSP:
+        assert nx.negative_edge_cycle(G, method=method, **GP) is False
+
+
+def _reconstructs(pred, dist, G):
+    for u, row in dist.items():
+        for v, d in row.items():
+            if u != v and d != math.inf:
+                path = [v]
+                while path[-1] != u:
+                    path.append(pred[u][path[-1]])
+                    assert len(path) <= len(G) + 1, f"cyclic predecessors {u} -> {v}"
+                path.reverse()
+                total = sum(G[a][b]["weight"] for a, b in zip(path, path[1:]))
+                assert math.isclose(total, d, rel_tol=1e-9, abs_tol=1e-6)
+
+
+@pytest.mark.parametrize("edges", [
+    [(0, 1, 2.5), (1, 0, -2.5), (1, 2, -1e-10), (2, 1, 1e-10)],
+    [(0, 4, -0.65), (2, 5, -3.7), (3, 5, -1e7), (4, 5, -0.3), (5, 4, 0.3), (5, 2, 3.7),
+     (5, 3, 1e7)],
+], ids=["tiny", "huge"])
+@pytest.mark.parametrize("method", FLOYD_WARSHALL)
+def test_bug7_floyd_warshall_sweeps_do_not_go_round_zero_cycles(device, method, edges):
+    """Blocked sweeps rounded these zero-length cycles below zero in their own order: a
+    negative diagonal, values drifting by 1e-6 relative, cyclic predecessors. They now
+    sweep Johnson's non-negative reweighting: Bellman-Ford's verdict (no cycle) and
+    NetworkX's values."""
+    G = nx.DiGraph([(u, v, {"weight": w}) for u, v, w in edges])
+    assert nx.negative_edge_cycle(G, **GP) is False
+    expected = nx.floyd_warshall(G)
+    pred, dist = nx.floyd_warshall_predecessor_and_distance(G, method=method, **GP)
+    got = nx.floyd_warshall(G, method=method, **GP)
+    for d in (dist, got):
+        for u in G:
+            assert d[u][u] == 0
+            for v in G:
+                assert math.isclose(d[u][v], expected[u][v], rel_tol=1e-9, abs_tol=1e-8)
+    _reconstructs(pred, dist, G)
+    np.testing.assert_allclose(nx.floyd_warshall_numpy(G, method=method, **GP),
+                               nx.floyd_warshall_numpy(G), rtol=1e-9, atol=1e-8)
+
+
+# -- bug 6: a float weight too small to change a large distance ----------------------------
+@pytest.mark.xfail(strict=False, reason="bug 6: predecessor tree")
+def test_bug6_absorbed_weight_makes_no_predecessor_cycle(device):
+    """d + 1e-10 == d at d = 1e7: both arcs between b and c are tight, and a tight-arc
+    tree may point b and c at each other."""
+    H = nx.DiGraph([("c", "b", {"weight": 1e-10}), ("b", "c", {"weight": 1e-10}),
+                    ("a", "b", {"weight": 1e7})])
+    for method in ALL_PAIRS + [None]:
+        got = dict(nx.all_pairs_dijkstra(H, method=method, **GP))
+        for s, (lengths, paths) in got.items():
+            assert_lengths_equal(lengths, nx.single_source_dijkstra_path_length(H, s))
+            assert_paths_valid(H, paths, lengths, s)
+    assert set(nx.johnson(H, **GP)) == set(H)
+    for s, paths in dict(nx.all_pairs_bellman_ford_path(H, **GP)).items():
+        assert_paths_valid(H, paths, nx.single_source_bellman_ford_path_length(H, s), s)
+    for method in SSSP:
+        lengths, paths = nx.single_source_dijkstra(H, "a", method=method, **GP)
+        assert_paths_valid(H, paths, lengths, "a")
+
+
+# -- found by tests/test_fuzz.py -----------------------------------------------------------
+@pytest.mark.parametrize("method", NEGATIVE_SSSP + [None])
+def test_fuzz_huge_negative_cycle_does_not_overflow_int64(device, method):
+    """A negative cycle of weight -2**62 lowered bf-queue's, lbr's and near-far's int64
+    sums past -2**63 before their next check: they wrapped and 'converged'."""
+    G = nx.Graph([(0, 1, {"weight": -2**61})])  # an undirected negative edge is a cycle
+    assert nx.negative_edge_cycle(G) is True
+    assert nx.negative_edge_cycle(G, method=method, **GP) is True
+    with pytest.raises(nx.NetworkXUnbounded):
+        nx.single_source_bellman_ford_path_length(G, 0, method=method, **GP)
+    H = nx.DiGraph([(0, 1, {"weight": 2**60}), (1, 2, {"weight": -2**60 - 5}),
+                    (2, 0, {"weight": 2**59})])  # no cycle: exact answers
+    assert nx.single_source_bellman_ford_path_length(H, 0, method=method, **GP) == \
+        nx.single_source_bellman_ford_path_length(H, 0)
+
+
+def test_fuzz_integers_mixed_with_floats_beyond_2_53_are_declined(device):
+    """NetworkX adds the ints exactly (2**53 + 1); float64 cannot."""
+    G = nx.Graph([(0, 1, {"weight": 1}), (0, 2, {"weight": 2**53}), (0, 0, {"weight": 0.5})])
+    assert nx.single_source_dijkstra_path_length(G, 1)[2] == 2**53 + 1
+    for call in (lambda: nx.single_source_dijkstra_path_length(G, 1, **GP),
+                 lambda: dict(nx.all_pairs_bellman_ford_path_length(G, **GP)),
+                 lambda: nx.floyd_warshall(G, **GP)):
+        with pytest.raises(NotImplementedError):
+            call()
+
+
+def _types(x):
+    if isinstance(x, dict):
+        return {k: _types(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_types(v) for v in x]
+    return (x, type(x).__name__)
+
+
+TYPE_CASES = {
+    "float": [(0, 1, {"weight": 1.5}), (1, 2, {"weight": 2.0}), (2, 3, {"weight": 0.0})],
+    "mixed": [(0, 1, {"weight": 1}), (1, 2, {"weight": 2.5}), (0, 3, {"weight": 4}),
+              (3, 3, {"weight": 0.5})],
+    "missing": [(0, 1, {}), (1, 2, {})],
+    "partly-missing": [(0, 1, {"weight": 3}), (1, 2, {}), (0, 2, {"weight": 9})],
+    "int": [(0, 1, {"weight": 3}), (1, 2, {"weight": 1})],
+    "zero-float-loop": [(0, 0, {"weight": 0.0}), (0, 1, {"weight": 2}), (1, 2, {"weight": 1})],
+}
+
+
+def test_fuzz_mixed_types_never_truncate_a_distance(device):
+    """All-pairs rows on graphs mixing ints and floats were typed along a tree of tight
+    arcs that missed a vertex (Floyd-Warshall rows round differently): it counted as an
+    int path, and 8.987713346856745 came back as int 8."""
+    for edges in ([(0, 1, 7.0), (0, 2, 0.9877133468567447), (1, 3, 1)],
+                  [(0, 1, 2.00001), (0, 3, 0.1), (1, 2, 2)]):
+        G = nx.Graph([(u, v, {"weight": w}) for u, v, w in edges])
+        for func in (nx.all_pairs_dijkstra_path_length, nx.all_pairs_bellman_ford_path_length):
+            for method in [None, "fw-dpx", "batched-frontier", "frontier"]:
+                got = dict(func(G, method=method, **GP))
+                for s, row in dict(func(G)).items():
+                    assert_lengths_equal(got[s], row)
+
+
+@pytest.mark.parametrize("case", sorted(TYPE_CASES))
+def test_hostile_result_number_types_are_networkx_types(device, case):
+    """0 (not 0.0) at the sources of float graphs, 1.0 for Floyd-Warshall's missing
+    weights, ints along int paths where ints and floats mix."""
+    G = nx.DiGraph(TYPE_CASES[case])
+    for func in (nx.single_source_dijkstra, nx.single_source_bellman_ford,
+                 nx.single_source_dijkstra_path_length,
+                 nx.single_source_bellman_ford_path_length):
+        assert _types(func(G, 0, **GP)) == _types(func(G, 0))
+    assert _types(nx.dijkstra_path_length(G, 0, 2, **GP)) == \
+        _types(nx.dijkstra_path_length(G, 0, 2))
+    assert _types(nx.multi_source_dijkstra_path_length(G, {0, 2}, **GP)) == \
+        _types(nx.multi_source_dijkstra_path_length(G, {0, 2}))
+    for func in (nx.all_pairs_dijkstra, nx.all_pairs_dijkstra_path_length,
+                 nx.all_pairs_bellman_ford_path_length):
+        assert _types(dict(func(G, **GP))) == _types(dict(func(G)))
+    for method in FLOYD_WARSHALL:
+        fw = {u: dict(r) for u, r in nx.floyd_warshall(G, method=method, **GP).items()}
+        assert _types(fw) == _types({u: dict(r) for u, r in nx.floyd_warshall(G).items()})
+        _pred, dist = nx.floyd_warshall_predecessor_and_distance(G, method=method, **GP)
+        expected = nx.floyd_warshall_predecessor_and_distance(G)[1]
+        assert _types({u: dict(r) for u, r in dist.items()}) == \
+            _types({u: dict(r) for u, r in expected.items()})
+    H = nx.path_graph(4)  # weight=None: Floyd-Warshall's 1.0, the others' 1
+    assert _types(nx.floyd_warshall(H, weight=None, **GP)) == \
+        _types(nx.floyd_warshall(H, weight=None))
+    assert _types(nx.shortest_path_length(H, 0, **GP)) == _types(nx.shortest_path_length(H, 0))
