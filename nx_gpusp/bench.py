@@ -48,10 +48,9 @@ import numpy as np
 
 from . import datasets
 from .convert import to_networkx
-from .graph import float_distances
 from .executor import get_executor
+from .graph import distance_inf, float_distances
 from .methods import AUTO, get_method, methods_for
-from .solvers.sssp import distance_inf
 
 __all__ = ["WORKLOADS", "GROUPS", "Case", "PEERS", "kernel_runner", "all_pairs_runner",
            "peer_runner", "peer_skip_reason", "e2e_runner", "user_graph", "call_runner",

@@ -15,7 +15,6 @@ import threading
 
 import numpy as np
 
-from .config import get_config
 from .kernel_sources import kernel_dir
 
 __all__ = ["Executor", "get_executor", "cuda_available", "format_bytes"]
@@ -37,15 +36,14 @@ def _cupy():
 _WARM = {}
 
 
-def start_cuda_warm_up(device=None, families=("near_far", "tree")):
+def start_cuda_warm_up(device, families=("near_far", "tree")):
     """Import CuPy, create the CUDA context and load the default kernel tables in a
     background thread (once per process), so that they overlap the program's own work
     before its first gpusp call. Python holds one lock for both threads, so what
     overlaps is what the program spends outside Python (reading files, waiting, NumPy);
     a first call that converts its graph at once gains nothing (measured on the H100:
-    slower, the two threads taking turns). Does nothing where the device is not CUDA."""
-    if device is None:
-        device = get_config().device
+    slower, the two threads taking turns). ``device``: the configured device ('auto',
+    'cuda', 'cuda:N', 'cpu'); does nothing where it is not CUDA."""
     if _WARM or not (device == "auto" or device.startswith("cuda")):
         return
     _WARM["thread"] = thread = threading.Thread(
@@ -207,11 +205,10 @@ def _executor(name):
     return Executor(name)
 
 
-def get_executor(device=None) -> Executor:
-    """The executor for ``device`` ('auto', 'cuda', 'cuda:N', 'cpu'; None reads the
-    config), its GPU made the calling thread's current device."""
-    if device is None:
-        device = get_config().device
+def get_executor(device) -> Executor:
+    """The executor for ``device`` ('auto', 'cuda', 'cuda:N', 'cpu'), its GPU made the
+    calling thread's current device. The device comes from the caller (the
+    NetworkX-facing functions read it from the configuration)."""
     if device == "auto":
         device = "cuda" if cuda_available() else "cpu"
     ex = _executor(device)

@@ -412,10 +412,10 @@ def _partial_equal(a, b):
 def test_reduce_batch_shares_combine_to_one_run(device):
     """The distributed shape: reduce_batch on shares of the sources, then combine,
     equals one run over all of them."""
-    from nx_gpusp.executor import get_executor
+    from nx_gpusp.algorithms.common import configured_executor
     from nx_gpusp.solvers.apsp.measures import combine, reduce_batch
 
-    ex = get_executor()
+    ex = configured_executor()
     graph = from_networkx(random_graph(3, n=40, p=0.1, weights="float", disconnected=True),
                           "weight")
     measure = ("reached", "sum", "max", "inverse_sum", "column_inverse_sum")

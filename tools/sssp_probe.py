@@ -18,7 +18,7 @@ import numpy as np
 import scipy.sparse.csgraph as cg
 
 from nx_gpusp import bench
-from nx_gpusp.executor import get_executor
+from nx_gpusp.algorithms.common import configured_executor
 from nx_gpusp.graph import float_distances
 from nx_gpusp.methods import get_method, methods_for
 
@@ -67,7 +67,7 @@ def main():
     parser.add_argument("specs", nargs="*")
     args = parser.parse_args()
     specs = args.specs or [m.name for m in methods_for("sssp")]
-    ex = get_executor()
+    ex = configured_executor()
     for workload in args.workload or ["NY-synthetic"]:
         graph = bench.WORKLOADS[workload][0].build()
         graph.on(ex)

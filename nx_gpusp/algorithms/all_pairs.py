@@ -15,12 +15,12 @@ import numpy as np
 from ..config import get_config
 from ..dispatch import networkx_algorithm
 from ..distributed import active_client, source_rows
-from ..executor import get_executor
 from ..methods import METHODS, choose, get_method, load_all
 from ..results import HostSSSP, rows_to_host
 from ..solvers.apsp.johnson import reweighted
 from ..solvers.apsp.progress import Progress
-from .common import all_pairs_should_run, as_csr, check_weights, run_sssp, weight_can_run
+from .common import (all_pairs_should_run, as_csr, check_weights, configured_executor,
+                     run_sssp, weight_can_run)
 
 __all__ = ["prefer_floyd_warshall"]
 
@@ -87,7 +87,7 @@ def all_pairs_rows(G, weight, family, *, method, options, cutoff=None, want_pred
     NotImplementedError must reach NetworkX while it can still fall back."""
     graph = as_csr(G, weight)
     check_weights(graph, family)
-    ex = get_executor()
+    ex = configured_executor()
     kind, m = _plan(ex, graph, family, method, lengths_only=lengths_only)
     if kind == "floyd-warshall":
         m.check_options(options)
@@ -149,7 +149,7 @@ def all_pairs_bellman_ford_path(G, weight="weight", *, method=None, **options):
 def johnson(G, weight="weight", *, method=None, **options):
     graph = as_csr(G, weight)
     check_weights(graph, "bellman-ford")
-    ex = get_executor()
+    ex = configured_executor()
     reweighted_graph = reweighted(ex, graph)  # NetworkXUnbounded on a negative cycle
     m = choose("all-pairs", method or get_config().all_pairs_method, reweighted_graph,
                negative_ok=False)

@@ -10,9 +10,14 @@ from ..methods import choose
 from ..results import to_host
 from ..solvers.sssp.tree import shortest_path_tree
 
-__all__ = ["as_csr", "check_weights", "node_index", "run_sssp", "weight_can_run", "sssp_should_run",
+__all__ = ["configured_executor", "as_csr", "check_weights", "node_index", "run_sssp", "weight_can_run", "sssp_should_run",
            "attribute_weight_can_run", "reversed_graph",
            "all_pairs_should_run", "arc_count", "family_of"]
+
+
+def configured_executor():
+    """The executor of the configured device (nx.config.backends.gpusp.device)."""
+    return get_executor(get_config().device)
 
 
 def as_csr(G, weight="weight"):
@@ -78,7 +83,7 @@ def run_sssp(graph, sources, *, family, method=None, options=None, cutoff=None,
                            else cfg.bellman_ford_method)
     m = choose("sssp", requested, graph, negative_ok=family == "bellman-ford")
     opts = m.check_options(options or {})
-    ex = get_executor()
+    ex = configured_executor()
     own_pred = want_pred and not (m.tree_from_distances and not graph.has_negative_weights)
     result = m.load()(ex, graph, sources, cutoff=cutoff, want_pred=own_pred, **opts)
     if want_pred and result.pred is None:

@@ -12,11 +12,10 @@ import numpy as np
 
 from ..config import get_config
 from ..dispatch import networkx_algorithm
-from ..executor import get_executor
 from ..graph import CSRGraph, float_distances
 from ..methods import choose
 from ..results import MatrixRowMap, PredecessorRowMap, RowsMap, narrowest_distances
-from .common import as_csr, attribute_weight_can_run
+from .common import as_csr, attribute_weight_can_run, configured_executor
 
 __all__ = []
 
@@ -41,7 +40,7 @@ def _floyd_warshall(graph, *, keep_negative_diagonal, predecessors, method, opti
     opts = m.check_options(options or {})
     if not graph.path_sums_exact():
         raise NotImplementedError("gpusp: integer path sums could overflow int64")
-    ex = get_executor()
+    ex = configured_executor()
     d, p = m.load()(ex, graph, keep_negative_diagonal=keep_negative_diagonal,
                     predecessors=predecessors, **opts)
     return ex, d, p

@@ -6,10 +6,9 @@ policies, and one call that returns per-source statistics reduced on the device
 
 from ..config import get_config
 from ..distributed import source_statistics
-from ..executor import get_executor
 from ..graph import CSRGraph
 from ..solvers.apsp.measures import measure_method
-from .common import arc_count, check_weights
+from .common import arc_count, check_weights, configured_executor
 
 __all__ = ["measure_can_run", "measure_should_run", "statistics", "refuse_precomputed"]
 
@@ -83,4 +82,4 @@ def statistics(graph, sources, measure, *, what, family="dijkstra", method=None,
                        negative_ok=family == "bellman-ford")
     opts = {"method": m.name, "method_options": m.check_options(options or {}),
             "columns": columns}
-    return source_statistics(get_executor(), graph, sources, measure, opts, what=what)
+    return source_statistics(configured_executor(), graph, sources, measure, opts, what=what)

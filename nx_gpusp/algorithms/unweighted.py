@@ -26,14 +26,13 @@ import networkx as nx
 
 from ..config import get_config
 from ..dispatch import networkx_algorithm
-from ..executor import get_executor
 from ..methods import choose, get_method
 from ..results import HostSSSP, distance_order
 from ..solvers.apsp.progress import Progress
 from ..solvers.sssp.bfs import distances_from_levels, level_predecessors
 from .all_pairs import all_pairs_rows
-from .common import (all_pairs_should_run, as_csr, node_index, sssp_should_run,
-                     weight_can_run)
+from .common import (all_pairs_should_run, as_csr, configured_executor, node_index,
+                     sssp_should_run, weight_can_run)
 
 __all__ = ["run_bfs", "bfs_depth", "generic_bfs_method", "shortest_path_unweighted",
            "shortest_path_length_unweighted"]
@@ -68,7 +67,7 @@ def run_bfs(graph, sources, *, method=None, options=None, depth=None, want_pred=
     reaches the index ``target``). Returns HostSSSP with int64 distances."""
     m = choose("bfs", method or get_config().bfs_method, graph, negative_ok=False)
     opts = m.check_options(options or {})
-    ex = get_executor()
+    ex = configured_executor()
     result = m.load()(ex, graph, sources, cutoff=depth, want_pred=want_pred, target=target,
                       **opts)
     order = None

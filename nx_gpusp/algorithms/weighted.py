@@ -5,13 +5,12 @@ import networkx as nx
 
 from ..convert import refuse_hidden_edges
 from ..dispatch import networkx_algorithm
-from ..executor import get_executor
 from ..results import (DistanceMap, PredecessorListMap, TightArcs, TreePredecessorMap,
                        sources_first)
 from ..solvers.sssp.negative_cycle import negative_cycle
 from ..solvers.sssp.tight_arcs import tight_arc_dag
-from .common import (as_csr, check_weights, node_index, run_sssp, sssp_should_run,
-                     weight_can_run)
+from .common import (as_csr, check_weights, configured_executor, node_index, run_sssp,
+                     sssp_should_run, weight_can_run)
 
 __all__ = ["tight_arcs", "predecessors_and_distances"]
 
@@ -191,7 +190,7 @@ def negative_edge_cycle(G, weight="weight", heuristic=True, *, method=None, **op
 # queue's discovery order); lists name their tails by distance, ties in node order.
 def tight_arcs(graph, host):
     """The TightArcs of a HostSSSP's final distances."""
-    ex = get_executor()
+    ex = configured_executor()
     indptr, tails = tight_arc_dag(ex, graph, ex.asarray(host.dist))
     return TightArcs(graph, host.dist, indptr, tails, host.sources)
 
@@ -270,7 +269,7 @@ def find_negative_cycle(G, source, weight="weight"):
         raise NotImplementedError("gpusp: integer path sums could overflow int64")
     cycle = None
     if graph.has_negative_weights:
-        cycle = negative_cycle(get_executor(), graph, s)
+        cycle = negative_cycle(configured_executor(), graph, s)
     if cycle is None:
         raise nx.NetworkXError("No negative cycles detected.")
     return graph.labels(cycle)

@@ -4,7 +4,7 @@ which runs the same settle order for all sources at once."""
 
 import numpy as np
 
-from ..solvers.sssp import distance_inf
+from ..graph import distance_inf
 from .base import CudaKernelTable, scalar
 
 __all__ = ["CudaOps", "NumpyOps"]

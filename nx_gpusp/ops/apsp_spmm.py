@@ -8,7 +8,7 @@ int32 and ``changed`` as a 1-element int32 array set to 1 when a round lowers an
 
 import numpy as np
 
-from ..solvers.sssp import distance_inf
+from ..graph import distance_inf
 from .base import BLOCK, CudaKernelTable, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "chunk_width"]

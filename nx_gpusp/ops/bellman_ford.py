@@ -4,7 +4,7 @@ the other Bellman-Ford families."""
 
 import numpy as np
 
-from ..solvers.sssp import distance_inf
+from ..graph import distance_inf
 from .base import BLOCK, CudaKernelTable, gather_arcs, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "arc_candidates", "relax_min", "record_tight_arcs"]

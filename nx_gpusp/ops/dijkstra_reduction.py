@@ -3,7 +3,7 @@ reduction) and its NumPy twin. ``block`` is the CUDA block size (a multiple of 3
 
 import numpy as np
 
-from ..solvers.sssp import distance_inf
+from ..graph import distance_inf
 from .base import BLOCK, CudaKernelTable, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "partial_count"]

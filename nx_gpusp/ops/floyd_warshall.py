@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ..solvers.sssp import distance_inf
+from ..graph import distance_inf
 from .base import CudaKernelTable, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "TILE", "fw_step", "arc_counts"]

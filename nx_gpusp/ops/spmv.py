@@ -3,7 +3,7 @@ NumPy twin, plus the ELL layout builder."""
 
 import numpy as np
 
-from ..solvers.sssp import distance_inf
+from ..graph import distance_inf
 from .base import CudaKernelTable, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "ell_layout"]
