@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 import numpy as np
 
-from . import datasets
+from . import datasets, solvers  # noqa: F401  (solvers: registers every method)
 from .convert import to_networkx
 from .executor import get_executor
 from .graph import distance_inf, float_distances
@@ -135,7 +135,7 @@ def kernel_runner(problem, method, graph, ex, options=None, *, want_pred=False,
     device (fetch them with ``ex.to_host`` outside the timed region). ``options``: the
     method's keyword options (e.g. {"lane": "s16x2"} for fw-dpx). Single source:
     ``whole_result`` returns the SSSPResult (its ``stats`` too) instead of the distances."""
-    solve = method.load()
+    solve = method.solver
     options = method.check_options(options or {})
     graph.on(ex)  # upload outside the timed region
     if problem == "floyd-warshall":
@@ -156,7 +156,7 @@ def all_pairs_runner(method, graph, ex, keep=()):
     """An "all-pairs" method on a list of sources, distances left on the device,
     synchronised: run(sources) -> ({source: device copy of its row, for the sources
     in ``keep``}, number of batches)."""
-    solve, options = method.load(), method.check_options({})
+    solve, options = method.solver, method.check_options({})
     graph.on(ex)  # upload outside the timed region
     keep = set(keep)
 

@@ -5,12 +5,12 @@ to any of them is deliberate: regenerate the snapshot with
 ``python tests/test_registry.py`` and review its diff."""
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
-from nx_gpusp.methods import AUTO, METHODS, PROBLEMS, load_all
-
-load_all()
+import nx_gpusp.solvers  # noqa: F401  (its packages register every method)
+from nx_gpusp.methods import AUTO, METHODS, PROBLEMS
 
 SNAPSHOT = Path(__file__).with_name("registry_snapshot.json")
 FLAGS = ("negative_weights", "iterations_per_vertex", "tree_from_distances",
@@ -18,7 +18,7 @@ FLAGS = ("negative_weights", "iterations_per_vertex", "tree_from_distances",
 
 
 def _solver_name(method):
-    solver = method.load()
+    solver = method.solver
     return f"{solver.__module__}:{solver.__name__}"
 
 
@@ -50,6 +50,16 @@ def test_registry_matches_snapshot():
 def test_every_problem_has_methods():
     for problem in PROBLEMS:
         assert any(p == problem for p, _ in METHODS), problem
+
+
+def test_any_solver_import_registers_every_method():
+    """Registration needs no import-by-name lookup: importing one solver module imports
+    its package, whose __init__ imports every method module."""
+    code = ("import nx_gpusp.solvers.sssp.frontier, nx_gpusp.methods as m; "
+            "print(len(m.METHODS))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert int(out.stdout) == len(json.loads(SNAPSHOT.read_text())["methods"])
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from nx_gpusp.ops.spmv import ell_layout
 from nx_gpusp.solvers.sssp import distance_inf
 
 FAMILIES = ("sssp.harish", "sssp.bellman_ford", "sssp.bf_queue", "sssp.spmv", "sssp.lbr")
-METHODS = sorted(m.name for m in methods_for("sssp") if m.solver.split(":")[0] in FAMILIES)
+METHODS = sorted(m.name for m in methods_for("sssp") if m.solver.__module__.removeprefix("nx_gpusp.solvers.") in FAMILIES)
 # every method, plus the option settings that change its control flow
 VARIANTS = [(m, {}) for m in METHODS] + [
     ("bf-vertex", {"early_exit": True}),

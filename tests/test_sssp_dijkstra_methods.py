@@ -19,7 +19,7 @@ from nx_gpusp.solvers.sssp import distance_inf
 from nx_gpusp.solvers.sssp.tree import shortest_path_tree
 
 FAMILIES = ("sssp.crauser", "sssp.dijkstra_reduction", "sssp.delta_stepping")
-METHODS = sorted(m.name for m in methods_for("sssp") if m.solver.split(":")[0] in FAMILIES)
+METHODS = sorted(m.name for m in methods_for("sssp") if m.solver.__module__.removeprefix("nx_gpusp.solvers.") in FAMILIES)
 CASES = graph_cases(60, seed=11)
 ZERO_HEAVY = [(f"zero{i}", random_graph(500 + i, n=25, p=0.2, zero_fraction=0.7,
                                         directed=bool(i % 2), weights=w))

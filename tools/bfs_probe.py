@@ -35,7 +35,7 @@ def probe(ex, graph, spec, sources, reference):
     method = get_method("bfs", name)
     if method is None:
         raise ValueError(f"no bfs method {name!r}")
-    solve, options = method.load(), method.check_options(kw)
+    solve, options = method.solver, method.check_options(kw)
 
     def run(source):
         result = solve(ex, graph, [source], want_pred=want_pred, **options)

@@ -50,7 +50,7 @@ def nf_profile(ex, graph, source):
     ptr = ex.ops("near_far")._module.get_global("nf_profile")
     prof = cp.ndarray((3,), dtype=cp.int64, memptr=ptr)
     prof[:] = 0
-    r = get_method("sssp", "near-far").load()(ex, graph, [source], want_pred=False)
+    r = get_method("sssp", "near-far").solver(ex, graph, [source], want_pred=False)
     ex.synchronize()
     cyc = prof.get()
     print("near-far team phases, cycles/round (round start, relax + barrier, "

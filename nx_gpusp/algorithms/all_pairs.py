@@ -15,7 +15,7 @@ import numpy as np
 from ..config import get_config
 from ..dispatch import networkx_algorithm
 from ..distributed import active_client, source_rows
-from ..methods import METHODS, choose, get_method, load_all
+from ..methods import METHODS, choose, get_method
 from ..results import HostSSSP, rows_to_host
 from ..solvers.apsp.johnson import reweighted
 from ..solvers.apsp.progress import Progress
@@ -39,7 +39,6 @@ def prefer_floyd_warshall(ex, graph):
 
 def _plan(ex, graph, family, method, *, lengths_only):
     """("floyd-warshall" | "all-pairs" | "sssp", Method or sssp method name)."""
-    load_all()
     cfg = get_config()
     requested = method or cfg.all_pairs_method
     if lengths_only and ("floyd-warshall", requested) in METHODS:
@@ -55,7 +54,7 @@ def _plan(ex, graph, family, method, *, lengths_only):
 
 
 def _floyd_warshall_rows(ex, graph, m, options, cutoff):
-    d, _ = m.load()(ex, graph, keep_negative_diagonal=False, predecessors=False,
+    d, _ = m.solver(ex, graph, keep_negative_diagonal=False, predecessors=False,
                     **m.check_options(options))
     rows = max(1, HOST_CHUNK_BYTES // max(1, graph.n * d.dtype.itemsize))
     for start in range(0, graph.n, rows):

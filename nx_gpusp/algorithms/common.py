@@ -85,7 +85,7 @@ def run_sssp(graph, sources, *, family, method=None, options=None, cutoff=None,
     opts = m.check_options(options or {})
     ex = configured_executor()
     own_pred = want_pred and not (m.tree_from_distances and not graph.has_negative_weights)
-    result = m.load()(ex, graph, sources, cutoff=cutoff, want_pred=own_pred, **opts)
+    result = m.solver(ex, graph, sources, cutoff=cutoff, want_pred=own_pred, **opts)
     if want_pred and result.pred is None:
         result.pred = shortest_path_tree(ex, graph, result.dist, result.sources)
     return to_host(graph, result, cutoff=cutoff)

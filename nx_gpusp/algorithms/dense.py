@@ -41,7 +41,7 @@ def _floyd_warshall(graph, *, keep_negative_diagonal, predecessors, method, opti
     if not graph.path_sums_exact():
         raise NotImplementedError("gpusp: integer path sums could overflow int64")
     ex = configured_executor()
-    d, p = m.load()(ex, graph, keep_negative_diagonal=keep_negative_diagonal,
+    d, p = m.solver(ex, graph, keep_negative_diagonal=keep_negative_diagonal,
                     predecessors=predecessors, **opts)
     return ex, d, p
 

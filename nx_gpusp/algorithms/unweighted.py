@@ -68,7 +68,7 @@ def run_bfs(graph, sources, *, method=None, options=None, depth=None, want_pred=
     m = choose("bfs", method or get_config().bfs_method, graph, negative_ok=False)
     opts = m.check_options(options or {})
     ex = configured_executor()
-    result = m.load()(ex, graph, sources, cutoff=depth, want_pred=want_pred, target=target,
+    result = m.solver(ex, graph, sources, cutoff=depth, want_pred=want_pred, target=target,
                       **opts)
     order = None
     if ex.is_cuda:  # the level order, sorted on the device (see results.to_host)

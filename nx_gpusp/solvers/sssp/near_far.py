@@ -53,7 +53,7 @@ from types import SimpleNamespace
 import networkx as nx
 import numpy as np
 
-from ...methods import Method, register
+from ...methods import method
 from ...ops.near_far import (BLOCK_THREADS, CLUSTER, CTL_PARITY, CTL_ROUND, CTL_SIZE,
                              CTL_SUB, CTL_TOTAL_NEAR, DENSE_BUCKETS, INT32_MAX, buffers)
 from . import SSSPResult, cutoff_value, check_negative_cycle, distance_inf
@@ -148,6 +148,34 @@ def _initial_delta(graph, dtype):
     return max(1, int(mean))
 
 
+@method(name="near-far", problem="sssp",
+        summary="near-far frontier with adaptive delta; many rounds per launch of a thread-"
+                "block cluster while the frontier is small, warp-cooperative multi-block "
+                "rounds when large, asynchronous int32 flag rounds once it holds a large "
+                "part of the graph",
+        paper="ours (near-far pile of Davidson et al. 2014 on the frontier engine's invariant)",
+        negative_weights=True,
+        tree_from_distances=True,
+        options={"delta": (None, "initial near-far width (default: mean |weight|); adapts"),
+                 "cluster": (None, "blocks of the team that runs small frontiers: 8 (a "
+                                   "thread-block cluster) or 1 (one block); default 8 on "
+                                   "GPUs with clusters (compute 9.0+), else 1"),
+                 "team_target": (None, "near entries per team round that delta adapts "
+                                       "towards (default: a quarter of the team's threads, "
+                                       "at least 1024)"),
+                 "block_cap": (None, "largest frontier run by the team launch (default: "
+                                     f"{CAP_PER_THREAD} per team thread)"),
+                 "grid_target": (GRID_TARGET, "near entries per multi-block round that delta "
+                                              "adapts towards"),
+                 "dense_fraction": (DENSE_FRACTION, "hand over to dense flag rounds above "
+                                                    "n / dense_fraction frontier entries "
+                                                    "(non-negative weights; 0: never)"),
+                 "inline": (True, "team rounds without predecessors (lengths only): a "
+                                  "vertex lowered below the round's threshold is relaxed "
+                                  "in the same round by its block (block sub-rounds)"),
+                 "dense_target": (DENSE_TARGET, "vertices relaxed per dense round that the "
+                                                "dense rounds' threshold aims at (0: no "
+                                                "threshold, every flagged vertex relaxes)")})
 def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None,
                   cluster=None, team_target=None, block_cap=None, grid_target=GRID_TARGET,
                   dense_fraction=DENSE_FRACTION, dense_target=DENSE_TARGET, inline=True):
@@ -232,35 +260,3 @@ def _stats(host_ctl, launches):
     return {"rounds": int(host_ctl[CTL_ROUND]), "launches": launches,
             "near_entries": int(host_ctl[CTL_TOTAL_NEAR]),
             "sub_rounds": int(host_ctl[CTL_SUB])}
-
-
-
-register(Method(
-    name="near-far", problem="sssp", solver="sssp.near_far:near_far_sssp",
-    summary="near-far frontier with adaptive delta; many rounds per launch of a thread-"
-            "block cluster while the frontier is small, warp-cooperative multi-block "
-            "rounds when large, asynchronous int32 flag rounds once it holds a large "
-            "part of the graph",
-    paper="ours (near-far pile of Davidson et al. 2014 on the frontier engine's invariant)",
-    negative_weights=True,
-    tree_from_distances=True,
-    options={"delta": (None, "initial near-far width (default: mean |weight|); adapts"),
-             "cluster": (None, "blocks of the team that runs small frontiers: 8 (a "
-                               "thread-block cluster) or 1 (one block); default 8 on "
-                               "GPUs with clusters (compute 9.0+), else 1"),
-             "team_target": (None, "near entries per team round that delta adapts "
-                                   "towards (default: a quarter of the team's threads, "
-                                   "at least 1024)"),
-             "block_cap": (None, "largest frontier run by the team launch (default: "
-                                 f"{CAP_PER_THREAD} per team thread)"),
-             "grid_target": (GRID_TARGET, "near entries per multi-block round that delta "
-                                          "adapts towards"),
-             "dense_fraction": (DENSE_FRACTION, "hand over to dense flag rounds above "
-                                                "n / dense_fraction frontier entries "
-                                                "(non-negative weights; 0: never)"),
-             "inline": (True, "team rounds without predecessors (lengths only): a "
-                              "vertex lowered below the round's threshold is relaxed "
-                              "in the same round by its block (block sub-rounds)"),
-             "dense_target": (DENSE_TARGET, "vertices relaxed per dense round that the "
-                                            "dense rounds' threshold aims at (0: no "
-                                            "threshold, every flagged vertex relaxes)")}))
