@@ -1,16 +1,21 @@
 """networkx.algorithms.shortest_paths.weighted on the GPU: the Dijkstra and
-Bellman-Ford families, single/multi-source, paths and lengths."""
+Bellman-Ford families, single/multi-source, paths and lengths; the all-pairs generators
+and ``johnson`` (rows streamed by nx_gpusp.algorithms.all_pairs)."""
 
 import networkx as nx
 
+from ..config import get_config
 from ..convert import refuse_hidden_edges
 from ..dispatch import networkx_algorithm
+from ..methods import choose
 from ..results import (DistanceMap, PredecessorListMap, TightArcs, TreePredecessorMap,
                        sources_first)
+from ..solvers.apsp.johnson import reweighted
 from ..solvers.sssp.negative_cycle import negative_cycle
 from ..solvers.sssp.tight_arcs import tight_arc_dag
-from .common import (as_csr, check_weights, configured_executor, node_index, run_sssp,
-                     sssp_should_run, weight_can_run)
+from .all_pairs import all_pairs_rows, batched_rows
+from .common import (all_pairs_should_run, as_csr, check_weights, configured_executor,
+                     node_index, run_sssp, sssp_should_run, weight_can_run)
 
 __all__ = ["tight_arcs", "predecessors_and_distances"]
 
@@ -292,3 +297,57 @@ def bidirectional_dijkstra(G, source, target, weight="weight", *, method=None, *
     if not host.reached(t):
         raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
     return host.length(t), host.path(t)
+
+
+# -- all pairs: generators streamed in source chunks (nx_gpusp.algorithms.all_pairs) -----
+_all_pairs_policy = {"can_run": weight_can_run, "should_run": all_pairs_should_run}
+
+
+@networkx_algorithm(**_all_pairs_policy)
+def all_pairs_dijkstra(G, cutoff=None, weight="weight", *, method=None, **options):
+    rows = all_pairs_rows(G, weight, "dijkstra", method=method, options=options,
+                          cutoff=cutoff, want_pred=True, lengths_only=False)
+    return ((v, (host.lengths(), host.paths())) for v, host in rows)
+
+
+@networkx_algorithm(**_all_pairs_policy)
+def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight", *, method=None,
+                                   **options):
+    rows = all_pairs_rows(G, weight, "dijkstra", method=method, options=options,
+                          cutoff=cutoff, want_pred=False, lengths_only=True)
+    return ((v, host.lengths()) for v, host in rows)
+
+
+@networkx_algorithm(**_all_pairs_policy)
+def all_pairs_dijkstra_path(G, cutoff=None, weight="weight", *, method=None, **options):
+    rows = all_pairs_rows(G, weight, "dijkstra", method=method, options=options,
+                          cutoff=cutoff, want_pred=True, lengths_only=False)
+    return ((v, host.paths()) for v, host in rows)
+
+
+@networkx_algorithm(**_all_pairs_policy)
+def all_pairs_bellman_ford_path_length(G, weight="weight", *, method=None, **options):
+    rows = all_pairs_rows(G, weight, "bellman-ford", method=method, options=options,
+                          want_pred=False, lengths_only=True)
+    return ((v, host.lengths()) for v, host in rows)
+
+
+@networkx_algorithm(**_all_pairs_policy)
+def all_pairs_bellman_ford_path(G, weight="weight", *, method=None, **options):
+    rows = all_pairs_rows(G, weight, "bellman-ford", method=method, options=options,
+                          want_pred=True, lengths_only=False)
+    return ((v, host.paths()) for v, host in rows)
+
+
+@networkx_algorithm(**_all_pairs_policy)
+def johnson(G, weight="weight", *, method=None, **options):
+    graph = as_csr(G, weight)
+    check_weights(graph, "bellman-ford")
+    ex = configured_executor()
+    reweighted_graph = reweighted(ex, graph)  # NetworkXUnbounded on a negative cycle
+    m = choose("all-pairs", method or get_config().all_pairs_method, reweighted_graph,
+               negative_ok=False)
+    m.check_options(options)
+    labels = list(graph.nodes)
+    rows = batched_rows(ex, reweighted_graph, m, options, None, True)
+    return {labels[s]: host.paths() for s, host in rows}
