@@ -18,6 +18,7 @@ cheap read at NetworkX's import.
 
 import functools
 import inspect
+import textwrap
 
 from .config import get_config
 
@@ -161,47 +162,60 @@ def networkx_algorithm(*, name=None, can_run=None, should_run=None, doc="", meth
 
 
 # -- documentation ------------------------------------------------------------------
-# NetworkX prints a parameter's description after six spaces of its own; continuation
-# lines carry theirs (the description is one string)
-_INDENT = "\n" + " " * 6
+# NetworkX indents the first line of a parameter's description by ten spaces in the
+# docstring; its other lines carry their own (the description is one string)
+_INDENT = "\n" + " " * 10
+DOC_WIDTH = 80  # line width of additional_docs and of the parameters' descriptions
 
 
-def _method_line(m):
+def _lines(text, indent=""):
+    return textwrap.wrap(text, DOC_WIDTH, initial_indent=indent,
+                         subsequent_indent=indent + "    ")
+
+
+def _method_line(m, with_options):
     flags = [text for flag, text in (("negative_weights", "negative weights"),
                                      ("unit_weights_only", "unit weights only"))
              if getattr(m, flag)]
     line = f"'{m.name}'" + (f" [{', '.join(flags)}]" if flags else "")
-    if m.options:
+    if with_options and m.options:
         line += ": " + ", ".join(f"{k}={default!r}" for k, (default, _doc) in m.options.items())
     return line
 
 
 def _method_parameter(func):
     """(key, description) of the ``method`` parameter: its default and every method of
-    the function's problems, with their options and defaults."""
+    the function's problems (with their options and the options' defaults where the
+    function takes options)."""
     from .config import OPTIONS
     from .methods import methods_for
 
-    default = func.default_method
-    if default in OPTIONS:
-        default = f"nx.config.backends.gpusp.{default} ({OPTIONS[default][0]!r})"
+    with_options = _var_keyword(func.__wrapped__) is not None
+    if "method" in _networkx_parameters(func.__name__):
+        head = "NetworkX's own values, or the name of a gpusp method."
     else:
-        default = repr(default)
-    own = "method" in _networkx_parameters(func.__name__)
-    lines = [("NetworkX's own values, or a" if own else "A") + " gpusp method (default: "
-             + default + "); 'auto' picks one from the graph. Methods, with their "
-             "options (further keyword arguments) and the options' defaults:"]
+        head = "A gpusp method, or 'auto' to choose one from the graph"
+        default = func.default_method
+        if default in OPTIONS:
+            head += f"; default: nx.config.backends.gpusp.{default} ({OPTIONS[default][0]!r})"
+        elif default is not None:
+            head += f"; default: {default!r}"
+        head += "."
+    head += (" Methods, with their options (further keyword arguments) and the options' "
+             "defaults:" if with_options else " Methods:")
+    lines = textwrap.wrap(head, DOC_WIDTH)
     for problem in func.methods:
         lines.append(f"{problem} methods:")
-        lines += ["  " + _method_line(m) for m in sorted(methods_for(problem),
-                                                          key=lambda m: m.name)]
+        for m in sorted(methods_for(problem), key=lambda m: m.name):
+            lines += _lines(_method_line(m, with_options), "  ")
     return "method : str, optional", _INDENT.join(lines)
 
 
 _OPTIONS_PARAMETER = (
     "**options",
-    "The chosen method's options (listed under ``method``); an option the method does not"
-    + _INDENT + "take raises TypeError. nx_gpusp.methods.METHODS describes each option.")
+    _INDENT.join(textwrap.wrap("The chosen method's options (listed under ``method``); an "
+                               "option the method does not take raises TypeError. "
+                               "nx_gpusp.methods.METHODS describes each option.", DOC_WIDTH)))
 
 
 def function_docs():
@@ -217,5 +231,6 @@ def function_docs():
             if _var_keyword(func.__wrapped__):
                 parameters[_OPTIONS_PARAMETER[0]] = _OPTIONS_PARAMETER[1]
         parameters.update(func.extra_parameters)
-        out[key] = {"additional_docs": func.doc, "additional_parameters": parameters}
+        doc = "\n".join(textwrap.wrap(func.doc, DOC_WIDTH))
+        out[key] = {"additional_docs": doc, "additional_parameters": parameters}
     return out

@@ -30,7 +30,10 @@ def dense_should_run(arguments):
     return True
 
 
-_policy = {"can_run": attribute_weight_can_run, "should_run": dense_should_run}
+_policy = {"can_run": attribute_weight_can_run, "should_run": dense_should_run,
+           "doc": "Blocked Floyd-Warshall on the dense matrix on the GPU; a negative cycle "
+                  "raises NetworkXUnbounded.",
+           "methods": ("floyd-warshall",), "default": "floyd_warshall_method"}
 
 
 def _floyd_warshall(graph, *, keep_negative_diagonal, predecessors, method, options):

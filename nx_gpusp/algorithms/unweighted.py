@@ -37,8 +37,15 @@ from .common import (all_pairs_should_run, as_csr, configured_executor, node_ind
 __all__ = ["run_bfs", "bfs_depth", "generic_bfs_method", "shortest_path_unweighted",
            "shortest_path_length_unweighted"]
 
-_policy = {"can_run": weight_can_run, "should_run": sssp_should_run}
-_all_pairs_policy = {"can_run": weight_can_run, "should_run": all_pairs_should_run}
+BFS_DOC = ("Breadth-first search on the GPU (direction-optimizing or top-down; all pairs "
+           "by multi-source BFS, a bit per source); nodes in level order, by node order "
+           "within a level.")
+_policy = {"can_run": weight_can_run, "should_run": sssp_should_run, "doc": BFS_DOC,
+           "methods": ("bfs",), "default": "bfs_method"}
+# all pairs: "batched-bfs" by default, a "bfs" method source after source, or any
+# all-pairs method (Floyd-Warshall ones for the lengths) on unit weights
+_all_pairs_policy = {"can_run": weight_can_run, "should_run": all_pairs_should_run,
+                     "doc": BFS_DOC, "default": "batched-bfs"}
 
 
 def bfs_depth(cutoff):
@@ -144,13 +151,13 @@ def _bfs_rows(graph, name, options, depth, want_pred):
         progress.advance(1)
 
 
-@networkx_algorithm(**_all_pairs_policy)
+@networkx_algorithm(**_all_pairs_policy, methods=("all-pairs", "bfs", "floyd-warshall", "sssp"))
 def all_pairs_shortest_path_length(G, cutoff=None, *, method=None, **options):
     rows = _all_pairs_rows(G, cutoff, method, options, want_pred=False)
     return ((v, host.lengths()) for v, host in rows)
 
 
-@networkx_algorithm(**_all_pairs_policy)
+@networkx_algorithm(**_all_pairs_policy, methods=("all-pairs", "bfs", "sssp"))
 def all_pairs_shortest_path(G, cutoff=None, *, method=None, **options):
     rows = _all_pairs_rows(G, cutoff, method, options, want_pred=True)
     return ((v, host.paths()) for v, host in rows)
