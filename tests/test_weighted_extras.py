@@ -11,6 +11,7 @@ import networkx as nx
 import pytest
 
 from graphs import assert_lengths_equal, assert_valid_path, graph_cases, path_length, random_graph
+from nx_gpusp.methods import methods_for
 from nx_gpusp.results import PredecessorListMap, TreePredecessorMap
 
 CASES = graph_cases(48, seed=17)
@@ -178,7 +179,8 @@ def test_goldberg_radzik(device, name, G):
         check_tree(G, pred, dist, s)
 
 
-@pytest.mark.parametrize("method", ["frontier", "bf-flag", "bf-queue", "harish", "lbr"])
+@pytest.mark.parametrize("method", sorted(m.name for m in methods_for("sssp")
+                                          if m.negative_weights))
 def test_bellman_ford_methods(device, method):
     for name, G in NEGATIVE[:6]:
         s = next(iter(G))
