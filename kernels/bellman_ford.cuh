@@ -21,7 +21,7 @@
 // tail with prev[u] + w == dist[v], keeps the invariant that every predecessor cycle is
 // a negative cycle (nx_gpusp/solvers/sssp/frontier.py has the proof).
 #pragma once
-#include "common.cuh"
+#include "arc_visitors.cuh"
 
 // Relax every out-arc of u from the value du into target (atomic minimum).
 template <typename T>
@@ -30,12 +30,11 @@ __device__ __forceinline__ void relax_out_arcs(const long long* __restrict__ ind
                                                const T* __restrict__ weights, int u, T du,
                                                T* target, T cutoff) {
     if (du == DistTraits<T>::inf()) return;  // unreached: nothing to relax (and no overflow)
-    const long long end = indptr[u + 1];
-    for (long long e = indptr[u]; e < end; ++e) {
+    for_row_arcs(indptr, u, [&](long long e) {
         const int v = indices[e];
         const T cand = du + weights[e];
         if (cand <= cutoff && cand < target[v]) atomic_min(&target[v], cand);
-    }
+    });
 }
 
 // pred[v] = u for every arc (u, v) with prev[u] + w == dist[v] < prev[v].
@@ -46,11 +45,10 @@ __device__ __forceinline__ void record_tight_arcs(const long long* __restrict__ 
                                                   const T* __restrict__ prev,
                                                   const T* __restrict__ dist, int* pred) {
     const T du = prev[u];
-    const long long end = indptr[u + 1];
-    for (long long e = indptr[u]; e < end; ++e) {
+    for_row_arcs(indptr, u, [&](long long e) {
         const int v = indices[e];
         if (dist[v] < prev[v] && du + weights[e] == dist[v]) pred[v] = u;
-    }
+    });
 }
 
 template <typename T>
