@@ -65,11 +65,11 @@ __device__ __forceinline__ void for_frontier_arcs(const long long* __restrict__ 
 
 // Rows of at least 32 arcs, expanded by the whole warp: each lane holds its row's arc
 // range [start, end) (empty: none). While some lane's row has 32 arcs or more, the row
-// of the lowest such lane (the leader) is expanded by all lanes: broadcast(leader) first
-// (each lane copies what it needs of the leader's row with __shfl_sync), then
-// expand(ws, we) in every lane with the leader's range, then done() in the leader, whose
-// row is then empty (start = end). The short rows are left to their lanes. All 32 lanes
-// must call it.
+// of the lowest such lane (the leader) is expanded by all lanes: row = broadcast(leader)
+// first (what the lanes need of the leader's row, copied with __shfl_sync), then
+// expand(row, ws, we) in every lane with the leader's range, then done(row) in the
+// leader, whose row is then empty (start = end). The short rows are left to their
+// lanes. All 32 lanes must call it.
 template <typename Broadcast, typename Expand, typename Done>
 __device__ __forceinline__ void for_long_rows_by_warp(long long& start, long long end,
                                                       Broadcast broadcast, Expand expand,
@@ -78,12 +78,12 @@ __device__ __forceinline__ void for_long_rows_by_warp(long long& start, long lon
     unsigned wide;
     while ((wide = __ballot_sync(0xffffffffu, end - start >= 32))) {
         const int leader = __ffs(wide) - 1;
-        broadcast(leader);
+        const auto row = broadcast(leader);
         const long long ws = __shfl_sync(0xffffffffu, start, leader);
         const long long we = __shfl_sync(0xffffffffu, end, leader);
-        expand(ws, we);
+        expand(row, ws, we);
         if (lane == leader) {
-            done();
+            done(row);
             start = end;
         }
     }
@@ -92,5 +92,5 @@ __device__ __forceinline__ void for_long_rows_by_warp(long long& start, long lon
 template <typename Broadcast, typename Expand>
 __device__ __forceinline__ void for_long_rows_by_warp(long long& start, long long end,
                                                       Broadcast broadcast, Expand expand) {
-    for_long_rows_by_warp(start, end, broadcast, expand, [] {});
+    for_long_rows_by_warp(start, end, broadcast, expand, [](const auto&) {});
 }
