@@ -17,7 +17,19 @@ import numpy as np
 
 from .kernel_sources import kernel_dir
 
-__all__ = ["Executor", "get_executor", "cuda_available", "format_bytes"]
+__all__ = ["Executor", "get_executor", "cuda_available", "format_bytes", "BUILD_OPTIONS",
+           "nvrtc_options"]
+
+# The build options of the CUDA sources, all in one place: further NVRTC options come from
+# the environment variable NX_GPUSP_NVRTC_OPTIONS (space-separated, read when a module is
+# first compiled), and these are the macros the kernels know. A production build defines
+# none of them.
+BUILD_OPTIONS = {
+    "-DNF_PROFILE": "near_far.cu: the team launches add the clock64 cycles of each round's "
+                    "phases (round start; relax and its barrier; predecessors, snapshot, "
+                    "carry and their barrier) into the device array nf_profile[3]; "
+                    "tools/sssp_probe.py prints them per round",
+}
 
 @functools.cache
 def _cupy():
@@ -181,12 +193,17 @@ def kernel_source(filename, _seen=None):
     return _INCLUDE.sub(lambda m: kernel_source(m.group(1), seen), text)
 
 
+def nvrtc_options():
+    """The NVRTC options of every CUDA module: C++17, then NX_GPUSP_NVRTC_OPTIONS (e.g.
+    ``-DNF_PROFILE``, see BUILD_OPTIONS)."""
+    return ("-std=c++17",) + tuple(os.environ.get("NX_GPUSP_NVRTC_OPTIONS", "").split())
+
+
 @functools.cache
 def _raw_module_unlocked(filename, name_expressions, device_id):
     cp = _cupy()
     cp.cuda.runtime.setDevice(device_id)
-    extra = tuple(os.environ.get("NX_GPUSP_NVRTC_OPTIONS", "").split())  # e.g. -DNF_PROFILE
-    module = cp.RawModule(code=kernel_source(filename), options=("-std=c++17",) + extra,
+    module = cp.RawModule(code=kernel_source(filename), options=nvrtc_options(),
                           name_expressions=name_expressions or None)
     module.compile()  # load now (CuPy defers it): the first launch pays nothing more
     return module

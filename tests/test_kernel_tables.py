@@ -40,3 +40,22 @@ def test_twin_has_the_cuda_table_signatures(family):
     assert sorted(cuda) == sorted(twin)
     for name, signature in cuda.items():
         assert str(signature) == str(twin[name]), f"{family}.{name}"
+
+
+def test_conditional_compilation_is_a_documented_build_option():
+    """The CUDA sources compile one way in production: every macro they test is the
+    architecture or a build option documented in nx_gpusp.executor.BUILD_OPTIONS (set
+    through NX_GPUSP_NVRTC_OPTIONS), never an undocumented experiment switch."""
+    import re
+
+    from nx_gpusp.executor import BUILD_OPTIONS
+    from nx_gpusp.kernel_sources import kernel_names, read_kernel
+
+    documented = {option.removeprefix("-D") for option in BUILD_OPTIONS}
+    tested = set()
+    for name in kernel_names():
+        for line in read_kernel(name).splitlines():
+            match = re.match(r"\s*#\s*(ifdef|ifndef|if|elif)\b(.*)", line)
+            if match:
+                tested |= set(re.findall(r"[A-Za-z_]\w*", match.group(2).split("//")[0]))
+    assert tested - {"defined", "__CUDA_ARCH__"} <= documented, tested

@@ -6,12 +6,12 @@ launches) and a check against SciPy. The full side-by-side table is
 Usage: python tools/sssp_probe.py [--workload W]... [--sources N] [spec ...]
   spec: a method name, optionally with options, e.g. near-far:grid_target=524288,block_cap=1
   (want_pred=1 asks for predecessors). Default workload NY-synthetic, default specs: every
-  sssp method. With NX_GPUSP_NVRTC_OPTIONS=-DNF_PROFILE, near-far's team-launch phases
-  are also profiled (cycles per round).
+  sssp method. With NX_GPUSP_NVRTC_OPTIONS=-DNF_PROFILE (a build option, see
+  nx_gpusp.executor.BUILD_OPTIONS), near-far's team-launch phases are also profiled
+  (cycles per round).
 """
 
 import argparse
-import os
 import time
 
 import numpy as np
@@ -19,6 +19,7 @@ import scipy.sparse.csgraph as cg
 
 from nx_gpusp import bench
 from nx_gpusp.algorithms.common import configured_executor
+from nx_gpusp.executor import nvrtc_options
 from nx_gpusp.graph import float_distances
 from nx_gpusp.methods import get_method, methods_for
 
@@ -83,7 +84,7 @@ def main():
                 print(f"{spec:44s} {med * 1e3:9.2f} ms  correct={ok} {stats}", flush=True)
             except Exception as exc:  # report and go on to the next spec
                 print(f"{spec:44s} FAILED {type(exc).__name__}: {exc}", flush=True)
-        if "-DNF_PROFILE" in os.environ.get("NX_GPUSP_NVRTC_OPTIONS", ""):
+        if "-DNF_PROFILE" in nvrtc_options():
             nf_profile(ex, graph, sources[1])
 
 
