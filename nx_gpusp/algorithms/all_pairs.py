@@ -16,22 +16,12 @@ import numpy as np
 from ..config import get_config
 from ..distributed import active_client, source_rows
 from ..methods import METHODS, choose, get_method
-from ..results import HostSSSP, rows_to_host
+from ..results import HostSSSP
+from ..solvers import answers
 from ..solvers.apsp.progress import Progress
 from .common import as_csr, check_weights, configured_executor, run_sssp
 
-__all__ = ["prefer_floyd_warshall", "all_pairs_rows", "batched_rows"]
-
-# Floyd-Warshall's n^3 dense min-plus steps beat ~n*m scattered relaxations from about
-# this density on (and its matrix must fit in half the free memory).
-DENSE_FRACTION = 1 / 64
-HOST_CHUNK_BYTES = 64 << 20  # distance rows copied to the host at a time
-
-
-def prefer_floyd_warshall(ex, graph):
-    n = graph.n
-    return n > 0 and graph.m >= DENSE_FRACTION * n * n and 16 * n * n <= ex.free_bytes()
-
+__all__ = ["all_pairs_rows", "batched_rows"]
 
 def _plan(ex, graph, family, method, *, lengths_only):
     """("floyd-warshall" | "all-pairs" | "sssp", Method or sssp method name)."""
@@ -40,23 +30,13 @@ def _plan(ex, graph, family, method, *, lengths_only):
     if lengths_only and ("floyd-warshall", requested) in METHODS:
         return "floyd-warshall", METHODS[("floyd-warshall", requested)]
     if lengths_only and requested == "auto" and active_client() is None \
-            and prefer_floyd_warshall(ex, graph):
+            and answers.fits_floyd_warshall(ex, graph):
         return "floyd-warshall", choose("floyd-warshall", cfg.floyd_warshall_method, graph,
                                         negative_ok=True)
     if ("sssp", requested) in METHODS:
         return "sssp", requested
     return "all-pairs", choose("all-pairs", requested, graph,
                                negative_ok=family == "bellman-ford")
-
-
-def _floyd_warshall_rows(ex, graph, m, options, cutoff):
-    d, _ = m.solver(ex, graph, keep_negative_diagonal=False, predecessors=False,
-                    **m.check_options(options))
-    rows = max(1, HOST_CHUNK_BYTES // max(1, graph.n * d.dtype.itemsize))
-    for start in range(0, graph.n, rows):
-        dist, _ = rows_to_host(ex, d[start:start + rows], None, cutoff)
-        for k, row in enumerate(dist):
-            yield start + k, HostSSSP(graph, row, None, np.array([start + k]))
 
 
 def batched_rows(ex, graph, m, options, cutoff, want_pred):
@@ -86,7 +66,7 @@ def all_pairs_rows(G, weight, family, *, method, options, cutoff=None, want_pred
     kind, m = _plan(ex, graph, family, method, lengths_only=lengths_only)
     if kind == "floyd-warshall":
         m.check_options(options)
-        rows = _floyd_warshall_rows(ex, graph, m, options, cutoff)
+        rows = answers.floyd_warshall_rows(ex, graph, m, m.check_options(options), cutoff)
     elif kind == "all-pairs":
         m.check_options(options)
         rows = batched_rows(ex, graph, m, options, cutoff, want_pred)

@@ -7,8 +7,7 @@ from ..convert import EdgeDataGraph, from_networkx, from_weight_function, refuse
 from ..executor import get_executor
 from ..graph import CSRGraph
 from ..methods import choose
-from ..results import to_host
-from ..solvers.sssp.tree import shortest_path_tree
+from ..solvers import answers
 
 __all__ = ["configured_executor", "as_csr", "check_weights", "node_index", "run_sssp", "weight_can_run", "sssp_should_run",
            "attribute_weight_can_run", "reversed_graph",
@@ -83,12 +82,8 @@ def run_sssp(graph, sources, *, family, method=None, options=None, cutoff=None,
                            else cfg.bellman_ford_method)
     m = choose("sssp", requested, graph, negative_ok=family == "bellman-ford")
     opts = m.check_options(options or {})
-    ex = configured_executor()
-    own_pred = want_pred and not (m.tree_from_distances and not graph.has_negative_weights)
-    result = m.solver(ex, graph, sources, cutoff=cutoff, want_pred=own_pred, **opts)
-    if want_pred and result.pred is None:
-        result.pred = shortest_path_tree(ex, graph, result.dist, result.sources)
-    return to_host(graph, result, cutoff=cutoff)
+    return answers.sssp(configured_executor(), graph, m, sources, options=opts, cutoff=cutoff,
+                        want_pred=want_pred)
 
 
 def _weight_arg(arguments):

@@ -12,9 +12,10 @@ import numpy as np
 
 from ..config import get_config
 from ..dispatch import networkx_algorithm
-from ..graph import CSRGraph, float_distances
+from ..graph import CSRGraph
 from ..methods import choose
-from ..results import MatrixRowMap, PredecessorRowMap, RowsMap, narrowest_distances
+from ..results import MatrixRowMap, PredecessorRowMap, RowsMap
+from ..solvers import answers
 from .common import as_csr, attribute_weight_can_run, configured_executor
 
 __all__ = []
@@ -44,8 +45,9 @@ def _floyd_warshall(graph, *, keep_negative_diagonal, predecessors, method, opti
     if not graph.path_sums_exact():
         raise NotImplementedError("gpusp: integer path sums could overflow int64")
     ex = configured_executor()
-    d, p = m.solver(ex, graph, keep_negative_diagonal=keep_negative_diagonal,
-                    predecessors=predecessors, **opts)
+    d, p = answers.floyd_warshall(ex, graph, m, options=opts,
+                                  keep_negative_diagonal=keep_negative_diagonal,
+                                  predecessors=predecessors)
     return ex, d, p
 
 
@@ -62,22 +64,18 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight", *, method=None, **op
             raise nx.NetworkXError("nodelist must contain every node in G with no repeats.")
     ex, d, _ = _floyd_warshall(graph, keep_negative_diagonal=False, predecessors=False,
                                method=method, options=options)
-    d = float_distances(d)  # on the device: one n x n transfer, of the final matrix
-    if nodelist is not None:
-        perm = ex.asarray(perm)
-        d = d[perm[:, None], perm[None, :]]
-    return ex.to_host(d)
+    return answers.floyd_warshall_matrix(ex, d, None if nodelist is None else perm)
 
 
 def _distance_rows(ex, graph, d):
     """{node: row} over the host matrix (rows made when read, narrowed on the device)."""
-    return RowsMap(graph, ex.to_host(narrowest_distances(ex.xp, d)), MatrixRowMap)
+    return RowsMap(graph, answers.distance_matrix(ex, d), MatrixRowMap)
 
 
 def _predecessor_rows(ex, graph, p):
     """{node: {v: predecessor}} of the nodes with at least one predecessor entry."""
-    keep = ex.to_host((p >= 0).any(axis=1))
-    return RowsMap(graph, ex.to_host(p), PredecessorRowMap, keep=keep)
+    matrix, keep = answers.predecessor_matrix(ex, p)
+    return RowsMap(graph, matrix, PredecessorRowMap, keep=keep)
 
 
 @networkx_algorithm(**_policy)

@@ -27,9 +27,9 @@ import networkx as nx
 from ..config import get_config
 from ..dispatch import networkx_algorithm
 from ..methods import choose, get_method
-from ..results import HostSSSP, distance_order
+from ..solvers import answers
 from ..solvers.apsp.progress import Progress
-from ..solvers.sssp.bfs import distances_from_levels, level_predecessors
+from ..solvers.sssp.bfs import level_predecessors
 from .all_pairs import all_pairs_rows
 from .common import (all_pairs_should_run, as_csr, configured_executor, node_index,
                      sssp_should_run, weight_can_run)
@@ -74,15 +74,8 @@ def run_bfs(graph, sources, *, method=None, options=None, depth=None, want_pred=
     reaches the index ``target``). Returns HostSSSP with int64 distances."""
     m = choose("bfs", method or get_config().bfs_method, graph, negative_ok=False)
     opts = m.check_options(options or {})
-    ex = configured_executor()
-    result = m.solver(ex, graph, sources, cutoff=depth, want_pred=want_pred, target=target,
-                      **opts)
-    order = None
-    if ex.is_cuda:  # the level order, sorted on the device (see results.to_host)
-        order = ex.to_host(distance_order(ex.xp, result.dist))  # UNSEEN: int32's maximum
-    dist = distances_from_levels(ex.to_host(result.dist))  # int32 over the bus
-    pred = ex.to_host(result.pred) if want_pred else None
-    return HostSSSP(graph, dist, pred, result.sources, order=order)
+    return answers.bfs(configured_executor(), graph, m, sources, options=opts, depth=depth,
+                       want_pred=want_pred, target=target)
 
 
 def _reversed_paths(host):

@@ -8,11 +8,10 @@ from ..config import get_config
 from ..convert import refuse_hidden_edges
 from ..dispatch import networkx_algorithm
 from ..methods import choose
-from ..results import (DistanceMap, PredecessorListMap, TightArcs, TreePredecessorMap,
-                       sources_first)
+from ..results import DistanceMap, PredecessorListMap, TreePredecessorMap, sources_first
+from ..solvers import answers
 from ..solvers.apsp.johnson import reweighted
 from ..solvers.sssp.negative_cycle import negative_cycle
-from ..solvers.sssp.tight_arcs import tight_arc_dag
 from .all_pairs import all_pairs_rows, batched_rows
 from .common import (all_pairs_should_run, as_csr, check_weights, configured_executor,
                      node_index, run_sssp, sssp_should_run, weight_can_run)
@@ -208,9 +207,7 @@ def negative_edge_cycle(G, weight="weight", heuristic=True, *, method=None, **op
 # queue's discovery order); lists name their tails by distance, ties in node order.
 def tight_arcs(graph, host):
     """The TightArcs of a HostSSSP's final distances."""
-    ex = configured_executor()
-    indptr, tails = tight_arc_dag(ex, graph, ex.asarray(host.dist))
-    return TightArcs(graph, host.dist, indptr, tails, host.sources)
+    return answers.tight_arcs(configured_executor(), graph, host)
 
 
 def predecessors_and_distances(graph, host):
