@@ -14,7 +14,7 @@
 // this round once. As in frontier.cu, an entry gets a predecessor only in a round that
 // strictly lowers it, to a tail whose snapshot plus the arc weight equals the new
 // distance, so each row's predecessors form a shortest-path tree.
-#include "common.cuh"
+#include "arc_visitors.cuh"
 
 // visit(u, entry of v, cand) for every arc (u, v) leaving the frontier entries (ids
 // s * n + u), cand = the entry's snapshot plus the arc weight; v's entry is in the same
@@ -31,8 +31,7 @@ __device__ __forceinline__ void for_batch_frontier_arcs(const long long* __restr
         const long long row = id - id % n;
         const int u = static_cast<int>(id % n);
         const T du = frontier_dist[i];
-        const long long end = indptr[u + 1];
-        for (long long e = indptr[u]; e < end; ++e) visit(u, row + indices[e], du + weights[e]);
+        for_row_arcs(indptr, u, [&](long long e) { visit(u, row + indices[e], du + weights[e]); });
     }
 }
 

@@ -14,7 +14,7 @@
 // Arguments: CSR (indptr int64, indices int32, weights T); batch[batch_size] int32;
 // dist[n]; in_queue[n] int32; queue[n] int32; counters[2] int64; slf (0/1); slf_ref;
 // cutoff (candidates above it are not relaxed); relaxations[1] uint64 += arcs scanned.
-#include "common.cuh"
+#include "arc_visitors.cuh"
 
 template <typename T>
 __global__ void queue_relax_batch(const long long* __restrict__ indptr,
@@ -29,12 +29,12 @@ __global__ void queue_relax_batch(const long long* __restrict__ indptr,
         const T du = dist[u];
         const long long begin = indptr[u], end = indptr[u + 1];
         atomicAdd(relaxations, static_cast<unsigned long long>(end - begin));
-        for (long long e = begin; e < end; ++e) {
+        for_arcs(begin, end, 1, [&](long long e) {
             const int v = indices[e];
             const T cand = du + weights[e];
-            if (cand > cutoff || !(cand < dist[v])) continue;
+            if (cand > cutoff || !(cand < dist[v])) return;
             const T old = atomic_min(&dist[v], cand);
-            if (!(cand < old) || atomicExch(&in_queue[v], 1) != 0) continue;
+            if (!(cand < old) || atomicExch(&in_queue[v], 1) != 0) return;
             long long pos;
             if (slf && static_cast<double>(cand) < slf_ref) {
                 pos = static_cast<long long>(atomicAdd(
@@ -45,6 +45,6 @@ __global__ void queue_relax_batch(const long long* __restrict__ indptr,
                     reinterpret_cast<unsigned long long*>(&counters[1]), 1ULL));
             }
             queue[((pos % n) + n) % n] = v;
-        }
+        });
     }
 }

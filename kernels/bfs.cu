@@ -48,7 +48,7 @@
 // Arguments: CSR indptr[n+1] int64, indices[m] int32 (the reverse CSR rindptr/rindices
 // for bottom-up, whose out-arcs still come from indptr); in_degree[n] int64; levels[n]
 // and parent[n] int32; queues int32[n]; chunks int64 (vertex << 32 | chunk number).
-#include "common.cuh"
+#include "arc_visitors.cuh"
 
 #define BFS_UNSEEN 0x7fffffff
 #define BFS_FULL_MASK 0xffffffffu
@@ -125,15 +125,11 @@ __device__ __forceinline__ void gather_warp_and_thread(const int* __restrict__ i
                                                        long long start, long long end,
                                                        Discovery<C>& d) {
     const int lane = threadIdx.x & 31;
-    unsigned wide;
-    while ((wide = __ballot_sync(BFS_FULL_MASK, end - start >= 32))) {
-        const int leader = __ffs(wide) - 1;
-        const int wu = __shfl_sync(BFS_FULL_MASK, u, leader);
-        const long long ws = __shfl_sync(BFS_FULL_MASK, start, leader);
-        const long long we = __shfl_sync(BFS_FULL_MASK, end, leader);
-        for (long long e = ws + lane; e < we; e += 32) d.claim(wu, indices[e]);
-        if (lane == leader) start = end;
-    }
+    for_long_rows_by_warp(
+        start, end, [&](int leader) { return __shfl_sync(BFS_FULL_MASK, u, leader); },
+        [&](int wu, long long ws, long long we) {
+            for_arcs(ws + lane, we, 32, [&](long long e) { d.claim(wu, indices[e]); });
+        });
     for (long long e = start; e < end; e += BFS_ARC_BATCH) {
         int v[BFS_ARC_BATCH];
 #pragma unroll
@@ -354,29 +350,27 @@ __global__ void bfs_bottom_up(const long long* __restrict__ rindptr,
             start = rindptr[v];
             end = rindptr[v + 1];
         }
-        unsigned wide;
-        while ((wide = __ballot_sync(BFS_FULL_MASK, end - start >= 32))) {
-            const int leader = __ffs(wide) - 1;
-            const long long ws = __shfl_sync(BFS_FULL_MASK, start, leader);
-            const long long we = __shfl_sync(BFS_FULL_MASK, end, leader);
-            int tail = -1;
-            for (long long step = ws; step < we; step += 32) {  // warp-uniform bounds
-                const long long e = step + lane;
-                const int u = e < we ? rindices[e] : -1;
-                const unsigned hit = __ballot_sync(BFS_FULL_MASK, u >= 0 && levels[u] == level);
-                if (hit) {
-                    tail = __shfl_sync(BFS_FULL_MASK, u, __ffs(hit) - 1);
-                    break;
+        int wtail;  // the first in-neighbour at `level` of the warp's row (-1: none)
+        for_long_rows_by_warp(
+            start, end, [](int) { return 0; },
+            [&](int, long long ws, long long we) {
+                wtail = -1;
+                for (long long step = ws; step < we; step += 32) {  // warp-uniform bounds
+                    const long long e = step + lane;
+                    const int u = e < we ? rindices[e] : -1;
+                    const unsigned hit = __ballot_sync(BFS_FULL_MASK, u >= 0 && levels[u] == level);
+                    if (hit) {
+                        wtail = __shfl_sync(BFS_FULL_MASK, u, __ffs(hit) - 1);
+                        break;
+                    }
                 }
-            }
-            if (lane == leader) {
-                if (tail >= 0) {
+            },
+            [&](int) {
+                if (wtail >= 0) {
                     levels[v] = level + 1;
-                    d.settle(tail, v);
+                    d.settle(wtail, v);
                 }
-                start = end;
-            }
-        }
+            });
         int tail = -1;
         for (long long e = start; e < end && tail < 0; e += BFS_ARC_BATCH) {
             int u[BFS_ARC_BATCH], lu[BFS_ARC_BATCH];

@@ -65,16 +65,11 @@ __device__ __forceinline__ long long grid_stride() {
 // lanes that arrive together (warp-aggregated, as cooperative groups' coalesced_threads:
 // the lanes of __activemask() elect the lowest as leader), instead of one per lane, so
 // a frontier of 10^5 appends does not serialise on one L2 address.
-// NX_NO_WARP_AGGREGATE (experiment switch): plain per-lane atomicAdd.
 template <typename C> __device__ __forceinline__ C append_slot(C* counter) {
-#ifdef NX_NO_WARP_AGGREGATE
-    return atomicAdd(counter, C(1));
-#else
     const unsigned active = __activemask();
     const int lane = threadIdx.x & 31, leader = __ffs(active) - 1;
     C base = 0;
     if (lane == leader) base = atomicAdd(counter, C(__popc(active)));
     base = __shfl_sync(active, base, leader);
     return base + C(__popc(active & ((1u << lane) - 1)));
-#endif
 }

@@ -22,7 +22,7 @@
 // reverse CSR (indices = tails); matrix[n*n] T row-major (inf = no arc); frontier[n],
 // unsettled[n] uint8 flags; dist[n] T; out_weight[n] T (inf where no arc leaves);
 // cutoff: candidates above it are not relaxed; threshold[1] T.
-#include "common.cuh"
+#include "arc_visitors.cuh"
 
 template <typename T>
 __global__ void relax(const long long* __restrict__ indptr, const int* __restrict__ indices,
@@ -31,13 +31,12 @@ __global__ void relax(const long long* __restrict__ indptr, const int* __restric
     for (long long f = global_thread_id(); f < n; f += grid_stride()) {
         if (!frontier[f]) continue;
         const T df = dist[f];
-        const long long end = indptr[f + 1];
-        for (long long e = indptr[f]; e < end; ++e) {
+        for_row_arcs(indptr, f, [&](long long e) {
             const int j = indices[e];
-            if (!unsettled[j]) continue;
+            if (!unsettled[j]) return;
             const T cand = df + weights[e];
             if (cand <= cutoff && cand < dist[j]) atomic_min(&dist[j], cand);
-        }
+        });
     }
 }
 

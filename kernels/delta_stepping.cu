@@ -16,7 +16,7 @@
 // Arguments: CSR (indptr[n+1] int64, indices[m] int32, weights[m] T); bucket[n] int64;
 // current: the bucket i being emptied; dist[n] T; delta (T, > 0); lowered[n], in_r[n]
 // uint8 flags; cutoff: candidates above it are not relaxed; count[1] int32.
-#include "common.cuh"
+#include "arc_visitors.cuh"
 
 #define NO_BUCKET 0x7fffffffffffffffLL
 
@@ -35,14 +35,13 @@ __device__ __forceinline__ void relax_arcs(const long long* __restrict__ indptr,
                                            bool light, T* dist, unsigned char* lowered,
                                            T cutoff) {
     const T du = dist[u];
-    const long long end = indptr[u + 1];
-    for (long long e = indptr[u]; e < end; ++e) {
+    for_row_arcs(indptr, u, [&](long long e) {
         const T w = weights[e];
-        if ((w <= delta) != light) continue;
+        if ((w <= delta) != light) return;
         const int v = indices[e];
         const T cand = du + w;
         if (cand <= cutoff && cand < dist[v] && cand < atomic_min(&dist[v], cand)) lowered[v] = 1;
-    }
+    });
 }
 
 template <typename T>

@@ -4,6 +4,7 @@
 // Per k-block kb (TILE x TILE tiles, one thread per tile element, block TILE x TILE):
 //   fw_phase1: the diagonal tile (kb, kb), one block;
 //   fw_phase2: the tiles of row kb and column kb, grid (nt, 2) (y = 0 row, 1 column);
+//   (both relax a shared-memory tile through the k-block: relax_tile)
 //   fw_phase3: every remaining tile, grid (nt, nt).
 // d: n x n row-major distances (T, DistTraits<T>::inf() = no path); p: n x n int32
 // predecessors (p[i][j] = last vertex before j on the i->j path, -1 none) or nullptr;
@@ -33,60 +34,43 @@ __device__ __forceinline__ void relax_entry(T& dij, int& pij, int& hij, T dik, T
     }
 }
 
+// This thread's entry (ty, tx) of a shared tile from entry ij of d (and p, h when
+// tracking); outside the matrix (!in): no path.
 template <typename T>
-__global__ void fw_phase1(T* d, int* p, int* h, int n, int kb) {
-    __shared__ T sd[TILE][TILE];
-    __shared__ int sp[TILE][TILE], sh[TILE][TILE];
+__device__ __forceinline__ void load_entry(T (*sd)[TILE], int (*sp)[TILE], int (*sh)[TILE],
+                                           const T* d, const int* p, const int* h,
+                                           long long ij, bool in, bool track) {
     const int tx = threadIdx.x, ty = threadIdx.y;
-    const int i = kb * TILE + ty, j = kb * TILE + tx;
-    const long long ij = (long long)i * n + j;
-    const bool in = i < n && j < n, track = p != nullptr;
     sd[ty][tx] = in ? d[ij] : DistTraits<T>::inf();
     sp[ty][tx] = (in && track) ? p[ij] : -1;
     sh[ty][tx] = (in && track) ? h[ij] : 0;
-    __syncthreads();
-    const int kmax = min(TILE, n - kb * TILE);
-    for (int k = 0; k < kmax; ++k) {
-        const T cand = add_saturating(sd[ty][k], sd[k][tx]);
-        const int pk = sp[k][tx], hc = sh[ty][k] + sh[k][tx];
-        __syncthreads();
-        if (fw_better(cand, sd[ty][tx], hc, sh[ty][tx], track)) {
-            sd[ty][tx] = cand;
-            if (track) { sp[ty][tx] = pk; sh[ty][tx] = hc; }
-        }
-        __syncthreads();
-    }
-    if (in) {
-        d[ij] = sd[ty][tx];
-        if (track) { p[ij] = sp[ty][tx]; h[ij] = sh[ty][tx]; }
-    }
 }
 
+// This thread's entry of a shared tile back to entry ij of d (and p, h).
 template <typename T>
-__global__ void fw_phase2(T* d, int* p, int* h, int n, int kb) {
-    const int t = blockIdx.x;
-    if (t == kb) return;
-    __shared__ T sdiag[TILE][TILE], sd[TILE][TILE];
-    __shared__ int spdiag[TILE][TILE], sp[TILE][TILE], shdiag[TILE][TILE], sh[TILE][TILE];
+__device__ __forceinline__ void store_entry(const T (*sd)[TILE], const int (*sp)[TILE],
+                                            const int (*sh)[TILE], T* d, int* p, int* h,
+                                            long long ij, bool track) {
     const int tx = threadIdx.x, ty = threadIdx.y;
-    const bool track = p != nullptr;
-    const bool is_row = blockIdx.y == 0;  // tile (kb, t) else tile (t, kb)
-    const int i = (is_row ? kb : t) * TILE + ty, j = (is_row ? t : kb) * TILE + tx;
-    const int di = kb * TILE + ty, dj = kb * TILE + tx;
-    const long long ij = (long long)i * n + j, dij = (long long)di * n + dj;
-    const bool in = i < n && j < n, din = di < n && dj < n;
-    sd[ty][tx] = in ? d[ij] : DistTraits<T>::inf();
-    sp[ty][tx] = (in && track) ? p[ij] : -1;
-    sh[ty][tx] = (in && track) ? h[ij] : 0;
-    sdiag[ty][tx] = din ? d[dij] : DistTraits<T>::inf();
-    spdiag[ty][tx] = (din && track) ? p[dij] : -1;
-    shdiag[ty][tx] = (din && track) ? h[dij] : 0;
-    __syncthreads();
-    const int kmax = min(TILE, n - kb * TILE);
+    d[ij] = sd[ty][tx];
+    if (track) { p[ij] = sp[ty][tx]; h[ij] = sh[ty][tx]; }
+}
+
+// The tile code of phases 1 and 2: relax the shared tile s (sd, sp, sh) through the
+// kmax vertices of the k-block, one thread an entry, barriers between the steps. A
+// path's other leg comes from the diagonal tile (sdiag, spdiag, shdiag): d[i][k] for a
+// tile of row kb (row_of_kb), d[k][j] for a tile of column kb. For the diagonal tile
+// itself (phase 1) s is the diagonal tile and both legs come from it.
+template <typename T>
+__device__ __forceinline__ void relax_tile(T (*sd)[TILE], int (*sp)[TILE], int (*sh)[TILE],
+                                           T (*sdiag)[TILE], int (*spdiag)[TILE],
+                                           int (*shdiag)[TILE], bool row_of_kb, int kmax,
+                                           bool track) {
+    const int tx = threadIdx.x, ty = threadIdx.y;
     for (int k = 0; k < kmax; ++k) {
         T cand;
         int pk, hc;
-        if (is_row) {  // d[kb-row i][j] via diagonal d[i][k] + this tile's d[k][j]
+        if (row_of_kb) {  // d[kb-row i][j] via diagonal d[i][k] + this tile's d[k][j]
             cand = add_saturating(sdiag[ty][k], sd[k][tx]);
             pk = sp[k][tx];
             hc = shdiag[ty][k] + sh[k][tx];
@@ -102,10 +86,40 @@ __global__ void fw_phase2(T* d, int* p, int* h, int n, int kb) {
         }
         __syncthreads();
     }
-    if (in) {
-        d[ij] = sd[ty][tx];
-        if (track) { p[ij] = sp[ty][tx]; h[ij] = sh[ty][tx]; }
-    }
+}
+
+template <typename T>
+__global__ void fw_phase1(T* d, int* p, int* h, int n, int kb) {
+    __shared__ T sd[TILE][TILE];
+    __shared__ int sp[TILE][TILE], sh[TILE][TILE];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int i = kb * TILE + ty, j = kb * TILE + tx;
+    const long long ij = (long long)i * n + j;
+    const bool in = i < n && j < n, track = p != nullptr;
+    load_entry(sd, sp, sh, d, p, h, ij, in, track);
+    __syncthreads();
+    relax_tile(sd, sp, sh, sd, sp, sh, true, min(TILE, n - kb * TILE), track);
+    if (in) store_entry(sd, sp, sh, d, p, h, ij, track);
+}
+
+template <typename T>
+__global__ void fw_phase2(T* d, int* p, int* h, int n, int kb) {
+    const int t = blockIdx.x;
+    if (t == kb) return;
+    __shared__ T sdiag[TILE][TILE], sd[TILE][TILE];
+    __shared__ int spdiag[TILE][TILE], sp[TILE][TILE], shdiag[TILE][TILE], sh[TILE][TILE];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const bool track = p != nullptr;
+    const bool is_row = blockIdx.y == 0;  // tile (kb, t) else tile (t, kb)
+    const int i = (is_row ? kb : t) * TILE + ty, j = (is_row ? t : kb) * TILE + tx;
+    const int di = kb * TILE + ty, dj = kb * TILE + tx;
+    const long long ij = (long long)i * n + j, dij = (long long)di * n + dj;
+    const bool in = i < n && j < n, din = di < n && dj < n;
+    load_entry(sd, sp, sh, d, p, h, ij, in, track);
+    load_entry(sdiag, spdiag, shdiag, d, p, h, dij, din, track);
+    __syncthreads();
+    relax_tile(sd, sp, sh, sdiag, spdiag, shdiag, is_row, min(TILE, n - kb * TILE), track);
+    if (in) store_entry(sd, sp, sh, d, p, h, ij, track);
 }
 
 template <typename T>

@@ -14,24 +14,7 @@
 // Arguments: CSR (indptr[n+1] int64, indices[m] int32, weights[m] T); frontier[size]
 // vertex ids with frontier_dist[size] their snapshot distances; dist[n]; lowered[n]
 // = last round in which the vertex was lowered (-1 never); pred[n] int32.
-#include "common.cuh"
-
-// visit(u, v, cand) for every arc (u, v) leaving the frontier entries, cand = the
-// entry's snapshot plus the arc weight (grid-stride over entries, arcs in CSR order).
-template <typename T, typename Visit>
-__device__ __forceinline__ void for_frontier_arcs(const long long* __restrict__ indptr,
-                                                  const int* __restrict__ indices,
-                                                  const T* __restrict__ weights,
-                                                  const int* __restrict__ frontier,
-                                                  const T* __restrict__ frontier_dist,
-                                                  int frontier_size, Visit visit) {
-    for (long long i = global_thread_id(); i < frontier_size; i += grid_stride()) {
-        const int u = frontier[i];
-        const T du = frontier_dist[i];
-        const long long end = indptr[u + 1];
-        for (long long e = indptr[u]; e < end; ++e) visit(u, indices[e], du + weights[e]);
-    }
-}
+#include "arc_visitors.cuh"
 
 template <typename T>
 __global__ void relax_frontier(const long long* __restrict__ indptr,

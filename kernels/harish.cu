@@ -11,8 +11,8 @@
 //
 // Deviation kept for predecessors: kernel 2 writes fa[v] = (lowered) for every v instead
 // of kernel 1 clearing fa[u], the same net effect, so bf_record_predecessors (from
-// bellman_ford.cu, with prev = d and dist = up) can still see the iteration's flags.
-#include "bellman_ford.cu"
+// bellman_ford.cuh, with prev = d and dist = up) can still see the iteration's flags.
+#include "bellman_ford.cuh"
 
 template <typename T>
 __global__ void harish_kernel1(const long long* __restrict__ indptr,

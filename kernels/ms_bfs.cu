@@ -25,7 +25,7 @@
 // Launch: 1-D grid-stride over the n * words entries, 256 threads a block.
 // Arguments: CSR indptr[n+1] int64, indices[m] int32 (reverse CSR for bottom-up);
 // last_mask: the valid bits of word words - 1 (all ones when B is a multiple of 64).
-#include "common.cuh"
+#include "arc_visitors.cuh"
 
 #define MS_FULL_MASK 0xffffffffu
 #define ALL_SOURCES 0xffffffffffffffffULL
@@ -67,6 +67,13 @@ __device__ __forceinline__ unsigned long long ms_lanes_below_or(unsigned long lo
     return lane == 0 ? 0ULL : below;
 }
 
+// Bits of word k at vertex v, as a warp broadcasts its leader's entry (top-down: the
+// frontier bits of (u, k); bottom-up: the sources (v, k) still misses).
+struct WordBits {
+    unsigned long long bits;
+    int k, v;
+};
+
 __device__ __forceinline__ unsigned long long ms_warp_sum(unsigned long long x) {
 #pragma unroll
     for (int offset = 16; offset; offset >>= 1) x += __shfl_down_sync(MS_FULL_MASK, x, offset);
@@ -104,18 +111,17 @@ __global__ void ms_bfs_top_down(const long long* __restrict__ indptr,
                 end = indptr[u + 1];
             }
         }
-        unsigned wide;
-        while ((wide = __ballot_sync(MS_FULL_MASK, end - start >= 32))) {
-            const int leader = __ffs(wide) - 1;
-            const unsigned long long wf = __shfl_sync(MS_FULL_MASK, f, leader);
-            const int wk = __shfl_sync(MS_FULL_MASK, k, leader);
-            const int wu = __shfl_sync(MS_FULL_MASK, u, leader);
-            const long long ws = __shfl_sync(MS_FULL_MASK, start, leader);
-            const long long we = __shfl_sync(MS_FULL_MASK, end, leader);
-            for (long long e = ws + lane; e < we; e += 32) push(wf, wk, wu, indices[e]);
-            if (lane == leader) start = end;
-        }
-        for (long long e = start; e < end; ++e) push(f, k, u, indices[e]);
+        for_long_rows_by_warp(
+            start, end,
+            [&](int leader) {
+                const unsigned long long wf = __shfl_sync(MS_FULL_MASK, f, leader);
+                const int wk = __shfl_sync(MS_FULL_MASK, k, leader);
+                return WordBits{wf, wk, __shfl_sync(MS_FULL_MASK, u, leader)};
+            },
+            [&](const WordBits& w, long long ws, long long we) {
+                for_arcs(ws + lane, we, 32, [&](long long e) { push(w.bits, w.k, w.v, indices[e]); });
+            });
+        for_arcs(start, end, 1, [&](long long e) { push(f, k, u, indices[e]); });
     }
 }
 
@@ -144,33 +150,31 @@ __global__ void ms_bfs_bottom_up(const long long* __restrict__ rindptr,
                 end = rindptr[v + 1];
             }
         }
-        unsigned wide;
-        while ((wide = __ballot_sync(MS_FULL_MASK, end - start >= 32))) {
-            const int leader = __ffs(wide) - 1;
-            const unsigned long long wneed = __shfl_sync(MS_FULL_MASK, need, leader);
-            const int wv = __shfl_sync(MS_FULL_MASK, v, leader);
-            const int wk = __shfl_sync(MS_FULL_MASK, k, leader);
-            const long long ws = __shfl_sync(MS_FULL_MASK, start, leader);
-            const long long we = __shfl_sync(MS_FULL_MASK, end, leader);
-            unsigned long long wgot = 0;
-            for (long long step = ws; step < we; step += 32) {  // warp-uniform bounds
-                const long long e = step + lane;
-                unsigned long long bits = 0;
-                int u = -1;
-                if (e < we) {
-                    u = rindices[e];
-                    bits = frontier[static_cast<long long>(u) * words + wk] & wneed & ~wgot;
+        unsigned long long wgot;  // the missing sources found for the warp's row
+        for_long_rows_by_warp(
+            start, end,
+            [&](int leader) {
+                const unsigned long long wneed = __shfl_sync(MS_FULL_MASK, need, leader);
+                const int wv = __shfl_sync(MS_FULL_MASK, v, leader);
+                return WordBits{wneed, __shfl_sync(MS_FULL_MASK, k, leader), wv};
+            },
+            [&](const WordBits& w, long long ws, long long we) {
+                wgot = 0;
+                for (long long step = ws; step < we; step += 32) {  // warp-uniform bounds
+                    const long long e = step + lane;
+                    unsigned long long bits = 0;
+                    int u = -1;
+                    if (e < we) {
+                        u = rindices[e];
+                        bits = frontier[static_cast<long long>(u) * words + w.k] & w.bits & ~wgot;
+                    }
+                    const unsigned long long mine = bits & ~ms_lanes_below_or(bits);
+                    if (mine) ms_record(mine, w.k, w.v, u, n, next_level, dist, pred, track_pred);
+                    wgot |= ms_warp_or(bits);
+                    if (wgot == w.bits) break;
                 }
-                const unsigned long long mine = bits & ~ms_lanes_below_or(bits);
-                if (mine) ms_record(mine, wk, wv, u, n, next_level, dist, pred, track_pred);
-                wgot |= ms_warp_or(bits);
-                if (wgot == wneed) break;
-            }
-            if (lane == leader) {
-                got = wgot;
-                start = end;
-            }
-        }
+            },
+            [&](const WordBits&) { got = wgot; });
         for (long long e = start; e < end && got != need; ++e) {
             const int u = rindices[e];
             const unsigned long long bits =

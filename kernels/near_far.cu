@@ -49,7 +49,7 @@
 
 #define FULL_MASK 0xffffffffu
 
-#ifdef NF_PROFILE
+#ifdef NF_PROFILE  // build option (nx_gpusp.executor.BUILD_OPTIONS): cycles per phase
 __device__ long long nf_profile[3];
 #endif
 
@@ -87,11 +87,7 @@ __device__ __forceinline__ void lower_batch(T* dist, T cutoff, const int* v, con
 template <typename T> struct RelaxVisitor {
     T* dist; int* stamp; int round; int* next_v; int* next_count; T cutoff;
     int* q_v = nullptr; T* q_d = nullptr; int* q_count = nullptr; T thr = T(0);
-#ifdef NF_NO_PRECHECK  // experiment: atomic on every arc instead of read-then-atomic
-    __device__ __forceinline__ T pre(int) const { return DistTraits<T>::inf(); }
-#else
     __device__ __forceinline__ T pre(int v) const { return dist[v]; }  // a hint: stale is larger
-#endif
     __device__ __forceinline__ void append(int v) const {  // once a round (stamp)
         if (atomicExch(&stamp[v], round) != round) next_v[append_slot(next_count)] = v;
     }
@@ -356,9 +352,9 @@ struct BlockTeam {
 };
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-#ifndef NF_CLUSTER
-#define NF_CLUSTER 8  // blocks of the near_far_cluster team (8: the portable cluster size)
-#endif
+// blocks of the near_far_cluster team (8: the portable cluster size; the host launches
+// CLUSTER = 8 blocks, nx_gpusp/ops/near_far.py)
+#define NF_CLUSTER 8
 struct ClusterTeam {
     __device__ __forceinline__ unsigned rank() const {
         unsigned r;

@@ -13,7 +13,7 @@
 // the invariant that every predecessor cycle is a negative cycle (see
 // nx_gpusp/solvers/sssp/frontier.py). cutoff: candidates above it are ignored;
 // changed[1] int32 set when a row is lowered.
-#include "common.cuh"
+#include "arc_visitors.cuh"
 
 template <typename T>
 __device__ __forceinline__ void min_plus_candidate(int u, T w, const T* __restrict__ prev,
@@ -46,10 +46,9 @@ __global__ void spmv_csr_minplus(const long long* __restrict__ rindptr,
     for (long long v = global_thread_id(); v < n; v += grid_stride()) {
         T best = prev[v];
         int arg = -1;
-        const long long end = rindptr[v + 1];
-        for (long long e = rindptr[v]; e < end; ++e) {
+        for_row_arcs(rindptr, v, [&](long long e) {
             min_plus_candidate(rindices[e], rweights[e], prev, cutoff, best, arg);
-        }
+        });
         store_row(v, best, arg, next, pred, track_pred, changed);
     }
 }

@@ -23,7 +23,7 @@
 // Arguments: CSR (indptr[n+1] int64, indices[m] int32, weights[m] T); dist[n] T (final
 // distances, DistTraits<T>::inf() = unreached); pred[n] int32; frontier[size] int32;
 // next_frontier[n] int32 and next_size[1] int32 (zeroed by the host).
-#include "common.cuh"
+#include "arc_visitors.cuh"
 
 #define UNCLAIMED (-2)
 
@@ -32,17 +32,15 @@ __global__ void tight_arc_parents(const long long* __restrict__ indptr,
                                   const int* __restrict__ indices,
                                   const T* __restrict__ weights, const T* __restrict__ dist,
                                   int n, int* pred) {
-    const int lane = threadIdx.x & 31;
     const long long warps = grid_stride() >> 5;
     for (long long u = global_thread_id() >> 5; u < n; u += warps) {
         const T du = dist[u];
         if (du == DistTraits<T>::inf()) continue;
-        const long long end = indptr[u + 1];
-        for (long long e = indptr[u] + lane; e < end; e += 32) {
+        for_row_arcs_by_lane(indptr, u, [&](long long e) {
             const int v = indices[e];
             const T dv = dist[v];
             if (du < dv && dv != DistTraits<T>::inf() && du + weights[e] == dv) pred[v] = u;
-        }
+        });
     }
 }
 
@@ -52,16 +50,14 @@ __global__ void tight_arc_bfs_step(const long long* __restrict__ indptr,
                                    const T* __restrict__ weights, const T* __restrict__ dist,
                                    const int* __restrict__ frontier, int size, int* pred,
                                    int* next_frontier, int* next_size) {
-    for (long long i = global_thread_id(); i < size; i += grid_stride()) {
-        const int u = frontier[i];
+    for_frontier_rows(frontier, size, [&](long long, int u) {
         const T du = dist[u];
-        const long long end = indptr[u + 1];
-        for (long long e = indptr[u]; e < end; ++e) {
+        for_row_arcs(indptr, u, [&](long long e) {
             const int v = indices[e];
-            if (pred[v] != UNCLAIMED || du + weights[e] != dist[v]) continue;
+            if (pred[v] != UNCLAIMED || du + weights[e] != dist[v]) return;
             if (atomicCAS(&pred[v], UNCLAIMED, u) == UNCLAIMED) {
                 next_frontier[append_slot(next_size)] = v;
             }
-        }
-    }
+        });
+    });
 }

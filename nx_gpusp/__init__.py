@@ -17,6 +17,7 @@ def warm_up():
     """Start CUDA now, in a background thread: CuPy's import, the context and the
     default kernels (about a second) then overlap whatever the program does next, such
     as building its graph, instead of delaying the first gpusp call."""
+    from .config import get_config
     from .executor import start_cuda_warm_up
 
-    start_cuda_warm_up()
+    start_cuda_warm_up(get_config().device)

@@ -46,12 +46,11 @@ from dataclasses import dataclass, field
 import networkx as nx
 import numpy as np
 
-from . import datasets
+from . import datasets, solvers  # noqa: F401  (solvers: registers every method)
 from .convert import to_networkx
-from .graph import float_distances
 from .executor import get_executor
+from .graph import distance_inf, float_distances
 from .methods import AUTO, get_method, methods_for
-from .solvers.sssp import distance_inf
 
 __all__ = ["WORKLOADS", "GROUPS", "Case", "PEERS", "kernel_runner", "all_pairs_runner",
            "peer_runner", "peer_skip_reason", "e2e_runner", "user_graph", "call_runner",
@@ -136,7 +135,7 @@ def kernel_runner(problem, method, graph, ex, options=None, *, want_pred=False,
     device (fetch them with ``ex.to_host`` outside the timed region). ``options``: the
     method's keyword options (e.g. {"lane": "s16x2"} for fw-dpx). Single source:
     ``whole_result`` returns the SSSPResult (its ``stats`` too) instead of the distances."""
-    solve = method.load()
+    solve = method.solver
     options = method.check_options(options or {})
     graph.on(ex)  # upload outside the timed region
     if problem == "floyd-warshall":
@@ -157,7 +156,7 @@ def all_pairs_runner(method, graph, ex, keep=()):
     """An "all-pairs" method on a list of sources, distances left on the device,
     synchronised: run(sources) -> ({source: device copy of its row, for the sources
     in ``keep``}, number of batches)."""
-    solve, options = method.load(), method.check_options({})
+    solve, options = method.solver, method.check_options({})
     graph.on(ex)  # upload outside the timed region
     keep = set(keep)
 
@@ -324,17 +323,31 @@ def run_case(case, *, device, n_sources=5, repeat=3, skip_networkx=False, log=pr
     graph = _build(case, log)
     fw = case.problem == "floyd-warshall"
     sources = [None] * (repeat + 1) if fw else pick_sources(graph, n_sources)
-    rows = []
-    G = None
-    nx_note = None
-    if skip_networkx:
-        nx_note = "NetworkX skipped (--no-networkx)"
-    elif graph.m > NX_MAX_ARCS:
-        nx_note = peer_skip_reason("networkx", case.problem, graph)
-    else:
-        G = to_networkx(graph)
+    G, nx_note = _networkx_graph(graph, case.problem, skip_networkx)
+    rows, reference = _peer_rows(case, graph, G, nx_note, sources)
+    for method in methods_of(case.problem):
+        if only and method.name not in only:
+            continue
+        progress(f"{case.label}: {method.name}")
+        rows.append(_method_row(case, method, graph, ex, sources, reference, G))
+    _add_rates(rows, graph, fw)
+    return {"problem": case.problem, "graph": case.label, "n": graph.n, "m": graph.m,
+            "sources": len(sources) - 1, "device": ex.name, "rows": rows}
 
-    reference = None  # SciPy distances of the timed sources, for the 'agrees' check
+
+def _networkx_graph(graph, problem, skip_networkx):
+    """(NetworkX graph of ``graph``, None) to time NetworkX on, or (None, why not)."""
+    if skip_networkx:
+        return None, "NetworkX skipped (--no-networkx)"
+    if graph.m > NX_MAX_ARCS:
+        return None, peer_skip_reason("networkx", problem, graph)
+    return to_networkx(graph), None
+
+
+def _peer_rows(case, graph, G, nx_note, sources):
+    """Rows of SciPy and NetworkX, and SciPy's distances of the timed sources (the
+    reference of the 'agrees' check; None when SciPy was skipped)."""
+    rows, reference = [], None
     for peer in ("scipy", "networkx"):
         note = peer_skip_reason(peer, case.problem, graph)
         if peer == "networkx" and G is None:
@@ -347,45 +360,47 @@ def run_case(case, *, device, n_sources=5, repeat=3, skip_networkx=False, log=pr
         row = {"impl": peer, "kernel_s": med}
         if peer == "scipy":
             reference = [float_distances(r) for r in results]
-            if not fw:
+            if case.problem != "floyd-warshall":
                 row["arcs"] = [reached_arcs(graph, r) for r in results]
         rows.append(row)
+    return rows, reference
 
-    for method in methods_of(case.problem):
-        if only and method.name not in only:
-            continue
-        row = {"impl": method.name}
-        progress(f"{case.label}: {method.name}")
-        if method.iterations_per_vertex and graph.n > PER_VERTEX_MAX_N:
-            rows.append({"impl": method.name, "note": f"skipped: n={graph.n} host iterations "
-                                                      f"(> {PER_VERTEX_MAX_N} vertices)"})
-            continue
-        try:
-            med, times, results = median_time(kernel_runner(case.problem, method, graph, ex),
-                                              sources, slow=SLOW_CALL_S,
-                                              ready=lambda: warm_device(ex))
-        except Exception as exc:  # a method that cannot take this graph: say why
-            rows.append({"impl": method.name, "note": f"failed: {type(exc).__name__}: {exc}"})
-            continue
-        row["kernel_s"] = med
-        host = [float_distances(ex.to_host(r)) for r in results]
-        once = len(times) == 1 and len(sources) > 2
-        if once:  # timed on the warm-up source only (compilation included), not checked
-            row["note"] = f"one call, {med:.1f} s > {SLOW_CALL_S:.0f} s: not repeated"
-        elif reference is not None:
-            row["agrees"] = all(np.allclose(h, r, rtol=1e-9, atol=1e-9)
-                                for h, r in zip(host, reference))
-        if not fw:
-            arcs = [reached_arcs(graph, h) for h in host]
-            row["gteps"] = statistics.median(a / t for a, t in zip(arcs, times)) / 1e9
-        if G is not None and not once:
-            e2e_sources = sources[: min(len(sources), 3)]
-            row["e2e_first_s"] = median_time(
-                e2e_runner(case.problem, method, graph, G, cached=False), e2e_sources)[0]
-            row["e2e_cached_s"] = median_time(
-                e2e_runner(case.problem, method, graph, G, cached=True), e2e_sources)[0]
-        rows.append(row)
 
+def _method_row(case, method, graph, ex, sources, reference, G):
+    """The row of one gpusp method: kernel time, agreement with SciPy, GTEPS, and the
+    end-to-end NetworkX calls (first and cached) when a NetworkX graph is given."""
+    if method.iterations_per_vertex and graph.n > PER_VERTEX_MAX_N:
+        return {"impl": method.name, "note": f"skipped: n={graph.n} host iterations "
+                                             f"(> {PER_VERTEX_MAX_N} vertices)"}
+    try:
+        med, times, results = median_time(kernel_runner(case.problem, method, graph, ex),
+                                          sources, slow=SLOW_CALL_S,
+                                          ready=lambda: warm_device(ex))
+    except Exception as exc:  # a method that cannot take this graph: say why
+        return {"impl": method.name, "note": f"failed: {type(exc).__name__}: {exc}"}
+    row = {"impl": method.name, "kernel_s": med}
+    host = [float_distances(ex.to_host(r)) for r in results]
+    once = len(times) == 1 and len(sources) > 2
+    if once:  # timed on the warm-up source only (compilation included), not checked
+        row["note"] = f"one call, {med:.1f} s > {SLOW_CALL_S:.0f} s: not repeated"
+    elif reference is not None:
+        row["agrees"] = all(np.allclose(h, r, rtol=1e-9, atol=1e-9)
+                            for h, r in zip(host, reference))
+    if case.problem != "floyd-warshall":
+        arcs = [reached_arcs(graph, h) for h in host]
+        row["gteps"] = statistics.median(a / t for a, t in zip(arcs, times)) / 1e9
+    if G is not None and not once:
+        e2e_sources = sources[: min(len(sources), 3)]
+        row["e2e_first_s"] = median_time(
+            e2e_runner(case.problem, method, graph, G, cached=False), e2e_sources)[0]
+        row["e2e_cached_s"] = median_time(
+            e2e_runner(case.problem, method, graph, G, cached=True), e2e_sources)[0]
+    return row
+
+
+def _add_rates(rows, graph, fw):
+    """GOPS (Floyd-Warshall) or GTEPS (from SciPy's reached arcs where a row has none),
+    and the speed-up over SciPy, of every timed row; SciPy's arc counts are dropped."""
     scipy_row = next((r for r in rows if r["impl"] == "scipy" and "kernel_s" in r), None)
     for row in rows:
         if "kernel_s" not in row:
@@ -398,8 +413,6 @@ def run_case(case, *, device, n_sources=5, repeat=3, skip_networkx=False, log=pr
             row["speedup_vs_scipy"] = scipy_row["kernel_s"] / row["kernel_s"]
     for row in rows:
         row.pop("arcs", None)
-    return {"problem": case.problem, "graph": case.label, "n": graph.n, "m": graph.m,
-            "sources": len(sources) - 1, "device": ex.name, "rows": rows}
 
 
 def _build(case, log=print):

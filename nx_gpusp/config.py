@@ -117,7 +117,9 @@ def _check_client(where, value):
 
 
 def _check_method(where, problem, key, name):
-    from .methods import methods_for  # the registry: only for a name other than "auto"
+    # the registry, filled by importing the solvers: only for a name other than "auto"
+    from . import solvers  # noqa: F401
+    from .methods import methods_for
 
     names = [m.name for m in methods_for(problem)]
     if key == "bellman_ford_method":

@@ -118,7 +118,7 @@ def _answer(task, *args):
 
 def _local_rows(ex, graph, method, options, sources, cutoff, want_pred):
     """(sources, distance rows, predecessor rows or None) per device batch, on the host."""
-    batches = method.load()(ex, graph, sources, cutoff=cutoff, want_pred=want_pred,
+    batches = method.solver(ex, graph, sources, cutoff=cutoff, want_pred=want_pred,
                             **options)
     for batch in batches:
         dist, pred = rows_to_host(ex, batch.dist, batch.pred, cutoff, batch.sources)

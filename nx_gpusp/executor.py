@@ -15,10 +15,21 @@ import threading
 
 import numpy as np
 
-from .config import get_config
 from .kernel_sources import kernel_dir
 
-__all__ = ["Executor", "get_executor", "cuda_available", "format_bytes"]
+__all__ = ["Executor", "get_executor", "cuda_available", "format_bytes", "BUILD_OPTIONS",
+           "nvrtc_options"]
+
+# The build options of the CUDA sources, all in one place: further NVRTC options come from
+# the environment variable NX_GPUSP_NVRTC_OPTIONS (space-separated, read when a module is
+# first compiled), and these are the macros the kernels know. A production build defines
+# none of them.
+BUILD_OPTIONS = {
+    "-DNF_PROFILE": "near_far.cu: the team launches add the clock64 cycles of each round's "
+                    "phases (round start; relax and its barrier; predecessors, snapshot, "
+                    "carry and their barrier) into the device array nf_profile[3]; "
+                    "tools/sssp_probe.py prints them per round",
+}
 
 @functools.cache
 def _cupy():
@@ -37,15 +48,14 @@ def _cupy():
 _WARM = {}
 
 
-def start_cuda_warm_up(device=None, families=("near_far", "tree")):
+def start_cuda_warm_up(device, families=("near_far", "tree")):
     """Import CuPy, create the CUDA context and load the default kernel tables in a
     background thread (once per process), so that they overlap the program's own work
     before its first gpusp call. Python holds one lock for both threads, so what
     overlaps is what the program spends outside Python (reading files, waiting, NumPy);
     a first call that converts its graph at once gains nothing (measured on the H100:
-    slower, the two threads taking turns). Does nothing where the device is not CUDA."""
-    if device is None:
-        device = get_config().device
+    slower, the two threads taking turns). ``device``: the configured device ('auto',
+    'cuda', 'cuda:N', 'cpu'); does nothing where it is not CUDA."""
     if _WARM or not (device == "auto" or device.startswith("cuda")):
         return
     _WARM["thread"] = thread = threading.Thread(
@@ -184,12 +194,17 @@ def kernel_source(filename, _seen=None):
     return _INCLUDE.sub(lambda m: kernel_source(m.group(1), seen), text)
 
 
+def nvrtc_options():
+    """The NVRTC options of every CUDA module: C++17, then NX_GPUSP_NVRTC_OPTIONS (e.g.
+    ``-DNF_PROFILE``, see BUILD_OPTIONS)."""
+    return ("-std=c++17",) + tuple(os.environ.get("NX_GPUSP_NVRTC_OPTIONS", "").split())
+
+
 @functools.cache
 def _raw_module_unlocked(filename, name_expressions, device_id):
     cp = _cupy()
     cp.cuda.runtime.setDevice(device_id)
-    extra = tuple(os.environ.get("NX_GPUSP_NVRTC_OPTIONS", "").split())  # e.g. -DNF_PROFILE
-    module = cp.RawModule(code=kernel_source(filename), options=("-std=c++17",) + extra,
+    module = cp.RawModule(code=kernel_source(filename), options=nvrtc_options(),
                           name_expressions=name_expressions or None)
     module.compile()  # load now (CuPy defers it): the first launch pays nothing more
     return module
@@ -208,11 +223,10 @@ def _executor(name):
     return Executor(name)
 
 
-def get_executor(device=None) -> Executor:
-    """The executor for ``device`` ('auto', 'cuda', 'cuda:N', 'cpu'; None reads the
-    config), its GPU made the calling thread's current device."""
-    if device is None:
-        device = get_config().device
+def get_executor(device) -> Executor:
+    """The executor for ``device`` ('auto', 'cuda', 'cuda:N', 'cpu'), its GPU made the
+    calling thread's current device. The device comes from the caller (the
+    NetworkX-facing functions read it from the configuration)."""
     if device == "auto":
         device = "cuda" if cuda_available() else "cpu"
     ex = _executor(device)

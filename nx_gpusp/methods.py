@@ -1,15 +1,17 @@
 """Methods as data: every algorithm variant of the papers is a named, selectable method.
 
-A :class:`Method` names its problem, the solver that runs it, what it can handle and
-the tuning options it accepts. ``choose`` resolves a user's ``method=`` (or the
-configured default, or "auto") against a graph's properties.
+A :class:`Method` names its problem, the solver function that runs it, what it can
+handle and the tuning options it accepts. A solver function registers itself with the
+:func:`method` decorator; each solver package imports its modules by name, so importing
+``nx_gpusp.solvers`` registers every method. ``choose`` resolves a user's ``method=``
+(or the configured default, or "auto") against a graph's properties.
 """
 
-import functools
-import importlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-__all__ = ["Method", "register", "choose", "get_method", "methods_for", "METHODS"]
+__all__ = ["Method", "method", "register", "choose", "get_method", "methods_for", "METHODS",
+           "PROBLEMS", "AUTO"]
 
 PROBLEMS = ("sssp", "floyd-warshall", "all-pairs", "bfs")
 
@@ -18,7 +20,7 @@ PROBLEMS = ("sssp", "floyd-warshall", "all-pairs", "bfs")
 class Method:
     name: str
     problem: str  # one of PROBLEMS
-    solver: str  # "module:function" under nx_gpusp.solvers
+    solver: Callable  # the solver function (under nx_gpusp.solvers)
     summary: str
     paper: str = ""
     negative_weights: bool = False  # correct with negative arc weights?
@@ -33,10 +35,6 @@ class Method:
     # hop counts only: refuses (ValueError) a graph with an arc weight other than 1
     unit_weights_only: bool = False
 
-    def load(self):
-        module, func = self.solver.split(":")
-        return getattr(importlib.import_module(f"nx_gpusp.solvers.{module}"), func)
-
     def check_options(self, options):
         unknown = set(options) - set(self.options)
         if unknown:
@@ -49,22 +47,48 @@ class Method:
 METHODS: dict[tuple[str, str], Method] = {}
 
 
-def register(method: Method) -> Method:
-    if method.problem not in PROBLEMS:
-        raise ValueError(f"unknown problem {method.problem!r}")
-    METHODS[(method.problem, method.name)] = method
-    return method
+def register(entry: Method) -> Method:
+    if entry.problem not in PROBLEMS:
+        raise ValueError(f"unknown problem {entry.problem!r}")
+    key = (entry.problem, entry.name)
+    if key in METHODS and _where(METHODS[key].solver) != _where(entry.solver):
+        raise ValueError(f"gpusp: {entry.problem} method {entry.name!r} is registered twice "
+                         f"({_where(METHODS[key].solver)} and {_where(entry.solver)})")
+    METHODS[key] = entry
+    return entry
+
+
+def _where(solver):
+    return f"{solver.__module__}:{solver.__name__}"
+
+
+def method(*, name, problem, summary, **properties):
+    """Register the decorated solver function as method ``name`` of ``problem``;
+    ``properties``: the other fields of :class:`Method` (paper, negative_weights,
+    options, ...). Returns the function unchanged."""
+
+    def decorate(solver):
+        register(Method(name=name, problem=problem, solver=solver, summary=summary,
+                        **properties))
+        return solver
+
+    return decorate
+
+
+def _registered():
+    if not METHODS:
+        raise RuntimeError("gpusp: no method is registered; import nx_gpusp.solvers (its "
+                           "packages import every solver module, which registers it)")
+    return METHODS
 
 
 def get_method(problem, name):
     """The registered Method, or None."""
-    load_all()
-    return METHODS.get((problem, name))
+    return _registered().get((problem, name))
 
 
 def methods_for(problem):
-    load_all()
-    return [m for (p, _), m in METHODS.items() if p == problem]
+    return [m for (p, _), m in _registered().items() if p == problem]
 
 
 # problem -> function(graph, need_negative) -> method name, for method="auto"
@@ -79,27 +103,15 @@ AUTO = {
 
 def choose(problem, requested, graph, *, negative_ok):
     """The Method to run. ``negative_ok``: the calling function accepts negative weights."""
-    load_all()
     name = requested or "auto"
     if name == "auto":
         name = AUTO[problem](graph, negative_ok)
-    method = METHODS.get((problem, name))
-    if method is None:
+    chosen = _registered().get((problem, name))
+    if chosen is None:
         known = ", ".join(["auto"] + sorted(m.name for m in methods_for(problem)))
         raise ValueError(f"gpusp: unknown {problem} method {name!r}; choose one of: {known}")
-    if graph.has_negative_weights and negative_ok and not method.negative_weights:
+    if graph.has_negative_weights and negative_ok and not chosen.negative_weights:
         raise ValueError(
-            f"gpusp method {method.name!r} does not accept negative weights; use a "
+            f"gpusp method {chosen.name!r} does not accept negative weights; use a "
             "Bellman-Ford method (e.g. method='frontier')")
-    return method
-
-
-@functools.cache
-def load_all():
-    """Import every solver module (once); each registers its methods with ``register``."""
-    import pkgutil
-
-    import nx_gpusp.solvers as solvers
-
-    for info in pkgutil.walk_packages(solvers.__path__, "nx_gpusp.solvers."):
-        importlib.import_module(info.name)
+    return chosen

@@ -8,6 +8,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
+import nx_gpusp.solvers  # noqa: F401  (registers every method: modules parametrise over them)
 from nx_gpusp.executor import cuda_available
 
 DATA = Path(os.environ.get("NX_GPUSP_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "data"))

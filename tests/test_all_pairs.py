@@ -9,11 +9,16 @@ import pytest
 
 from graphs import assert_lengths_equal, assert_paths_valid, graph_cases, random_graph
 from nx_gpusp.executor import Executor, cuda_available
+from nx_gpusp.methods import methods_for
 
-# every all-pairs method, the automatic choice, a Floyd-Warshall method (length
-# functions only) and a single-source method run one source at a time
-METHODS = ["batched-spmm", "batched-frontier", "apsp-concurrent", "dijkstra-per-thread", None, "frontier"]
-NEGATIVE_METHODS = ["batched-spmm", "batched-frontier", "apsp-concurrent", None, "frontier"]
+# every weighted all-pairs method of the registry (batched-bfs, unit weights only, is
+# checked with the unweighted functions), the automatic choice, and a single-source
+# method run one source at a time; Floyd-Warshall methods answer the length functions
+ALL_PAIRS = sorted(m.name for m in methods_for("all-pairs") if not m.unit_weights_only)
+NEGATIVE_ALL_PAIRS = sorted(m.name for m in methods_for("all-pairs") if m.negative_weights)
+FLOYD_WARSHALL = sorted(m.name for m in methods_for("floyd-warshall"))
+METHODS = ALL_PAIRS + [None, "frontier"]
+NEGATIVE_METHODS = NEGATIVE_ALL_PAIRS + [None, "frontier"]
 CASES = graph_cases(8, seed=11)
 
 
@@ -34,7 +39,7 @@ def test_all_pairs_dijkstra(device, method, case):
         assert_paths_valid(G, paths[s], expected[s], s)
 
 
-@pytest.mark.parametrize("method", METHODS + ["fw-dpx"])
+@pytest.mark.parametrize("method", METHODS + FLOYD_WARSHALL)
 def test_all_pairs_dijkstra_cutoff(device, method):
     G = random_graph(4, n=35, p=0.2, zero_fraction=0.2)
     for cutoff in (0, 7, 12.5):
@@ -42,33 +47,34 @@ def test_all_pairs_dijkstra_cutoff(device, method):
         got = dict(nx.all_pairs_dijkstra_path_length(G, cutoff=cutoff, backend="gpusp",
                                                      method=method))
         assert got == expected
-        if method != "fw-dpx":
+        if method not in FLOYD_WARSHALL:
             paths = dict(nx.all_pairs_dijkstra_path(G, cutoff=cutoff, backend="gpusp",
                                                     method=method))
             for s in G:
                 assert_paths_valid(G, paths[s], expected[s], s)
 
 
-@pytest.mark.parametrize("method", NEGATIVE_METHODS + ["fw-tiled"])
+@pytest.mark.parametrize("method", NEGATIVE_METHODS + FLOYD_WARSHALL)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_all_pairs_bellman_ford_negative(device, method, seed):
     G = random_graph(seed, n=35, p=0.15, negative=True, zero_fraction=0.3)
     expected = dict(nx.all_pairs_bellman_ford_path_length(G))
     got = dict(nx.all_pairs_bellman_ford_path_length(G, backend="gpusp", method=method))
     assert got == expected
-    if not method or not method.startswith("fw"):
+    if method not in FLOYD_WARSHALL:
         paths = dict(nx.all_pairs_bellman_ford_path(G, backend="gpusp", method=method))
         for s in G:
             assert_paths_valid(G, paths[s], expected[s], s)
 
 
-def test_dijkstra_per_thread_refuses_negative_weights(device):
+@pytest.mark.parametrize("method", sorted(set(m.name for m in methods_for("all-pairs"))
+                                          - set(NEGATIVE_ALL_PAIRS)))
+def test_methods_without_negative_weights_refuse_them(device, method):
     G = random_graph(1, n=10, p=0.5, negative=True)
     with pytest.raises(ValueError):
-        dict(nx.all_pairs_bellman_ford_path_length(G, backend="gpusp",
-                                                   method="dijkstra-per-thread"))
+        dict(nx.all_pairs_bellman_ford_path_length(G, backend="gpusp", method=method))
     with pytest.raises(ValueError, match="negative weights"):
-        dict(nx.all_pairs_dijkstra_path_length(G, backend="gpusp"))
+        dict(nx.all_pairs_dijkstra_path_length(G, backend="gpusp", method=method))
 
 
 NEGATIVE_CYCLE = nx.DiGraph([(0, 1, {"weight": 2}), (1, 2, {"weight": -3}),
@@ -85,8 +91,7 @@ def test_negative_cycle(device, method):
             nx.johnson(NEGATIVE_CYCLE, backend="gpusp", method=method)
 
 
-@pytest.mark.parametrize("method", ["batched-spmm", "batched-frontier", "apsp-concurrent",
-                                    "dijkstra-per-thread", None])
+@pytest.mark.parametrize("method", ALL_PAIRS + [None])
 @pytest.mark.parametrize("kw", [dict(negative=True, zero_fraction=0.3),
                                 dict(negative=True, weights="float"),
                                 dict(directed=False, labels="str", disconnected=True)],

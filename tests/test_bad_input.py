@@ -6,6 +6,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
+from nx_gpusp.algorithms.common import configured_executor
 from nx_gpusp.executor import Executor, cuda_available, get_executor
 
 SSSP_SOURCE_FUNCS = [
@@ -160,7 +161,7 @@ def test_too_large_for_gpu_memory_names_bytes_and_leaks_nothing(monkeypatch):
 
     nx.config.backends.gpusp.device = "cuda"
     try:
-        ex = get_executor()
+        ex = configured_executor()
         pool = cupy.get_default_memory_pool()
         G = nx.gnm_random_graph(3000, 20000, seed=1, directed=True)
         nx.single_source_dijkstra_path_length(G, 0, backend="gpusp")  # warm: CSR cached

@@ -12,6 +12,7 @@ import nx_gpusp.interface as interface
 from nx_gpusp.convert import from_networkx, to_networkx
 from nx_gpusp.dispatch import IMPLEMENTATIONS
 from nx_gpusp.info import FUNCTIONS, get_info
+from nx_gpusp.methods import PROBLEMS, methods_for
 
 
 def test_backend_is_registered():
@@ -25,23 +26,62 @@ def test_info_lists_exactly_the_implemented_functions():
     assert set(get_info()["functions"]) == set(FUNCTIONS) == set(IMPLEMENTATIONS)
 
 
+def _networkx_module(func):
+    """The gpusp algorithms module a NetworkX function belongs in: NetworkX's module under
+    networkx.algorithms (shortest_paths' modules by their own name, a subpackage such as
+    centrality by the package's)."""
+    path = func.__module__.removeprefix("networkx.algorithms.")
+    return path.removeprefix("shortest_paths.").split(".")[0]
+
+
 @pytest.mark.parametrize("name", sorted(IMPLEMENTATIONS))
 def test_signatures_match_networkx(name):
-    """Same parameters, in the same order, as NetworkX; gpusp adds only keyword-only
-    method options."""
-    ours = inspect.signature(IMPLEMENTATIONS[name])
-    theirs = inspect.signature(getattr(nx, name).orig_func)
-    ours_p = [p for p in ours.parameters.values()
-              if p.kind not in (p.KEYWORD_ONLY, p.VAR_KEYWORD)]
-    theirs_p = list(theirs.parameters.values())
-    assert [p.name for p in ours_p] == [p.name for p in theirs_p]
-    assert [p.default for p in ours_p] == [p.default for p in theirs_p]
+    """Same name, same parameters (names, kinds, defaults, order) as NetworkX, in the
+    algorithms module named after NetworkX's; gpusp adds only a keyword-only ``method``
+    and ``**options`` for a method's options."""
+    func = IMPLEMENTATIONS[name]
+    theirs_func = getattr(nx, name).orig_func
+    assert func.__name__ == theirs_func.__name__ == name
+    assert func.__module__ == f"nx_gpusp.algorithms.{_networkx_module(theirs_func)}"
+    ours = inspect.signature(func).parameters
+    theirs = inspect.signature(theirs_func).parameters
+    shared = [p for p in ours.values() if p.name in theirs]
+    assert [(p.name, p.kind, p.default) for p in shared] == \
+        [(p.name, p.kind, p.default) for p in theirs.values()]
+    extra = [p for p in ours.values() if p.name not in theirs]
+    assert all(p.kind is p.VAR_KEYWORD or (p.kind is p.KEYWORD_ONLY and p.name == "method"
+                                           and p.default is None) for p in extra), extra
+
+
+@pytest.mark.parametrize("name", sorted(IMPLEMENTATIONS))
+def test_methods_are_documented(name):
+    """A function that takes a method names its problems in its decorator, and NetworkX's
+    help() lists every method of them (and of none other)."""
+    func = IMPLEMENTATIONS[name]
+    assert bool(func.methods) == ("method" in inspect.signature(func).parameters)
+    doc = getattr(nx, name).__doc__
+    assert func.doc and doc.count("gpusp : ") == 1
+    listed = {m.name for problem in func.methods for m in methods_for(problem)}
+    for problem in PROBLEMS:
+        for m in methods_for(problem):
+            assert (f"'{m.name}'" in doc) == (m.name in listed), m.name
+
+
+def test_info_data_is_current():
+    """nx_gpusp/_info_data.py is what the decorators and the registry render now (after
+    adding or changing a function or a method: python tools/gen_info.py)."""
+    from nx_gpusp._info_data import FUNCTIONS as generated
+    from nx_gpusp.dispatch import function_docs
+
+    assert generated == function_docs(), "not current: run python tools/gen_info.py"
 
 
 def test_get_info_does_not_import_cupy():
-    code = "import sys, nx_gpusp.info as i; i.get_info(); print('cupy' in sys.modules)"
+    code = ("import sys, nx_gpusp.info as i; i.get_info(); "
+            "print('cupy' in sys.modules, 'nx_gpusp.solvers' in sys.modules, "
+            "'nx_gpusp.algorithms' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    assert out.stdout.split() == ["False", "False", "False"]
 
 
 def test_priority_env_var_alone_dispatches_to_gpusp():

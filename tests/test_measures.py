@@ -382,12 +382,11 @@ def test_batches_and_row_slices(device, monkeypatch):
 def test_batched_bfs_is_chosen_for_unweighted_graphs(monkeypatch):
     """An all-pairs method named "batched-bfs" (when registered) runs the unweighted
     measures; weighted ones stay on batched-spmm."""
-    from nx_gpusp.methods import load_all
+    from nx_gpusp.solvers.apsp.batched import batched_frontier
     from nx_gpusp.solvers.apsp.measures import measure_method
 
-    load_all()
-    stand_in = Method(name="batched-bfs", problem="all-pairs",
-                      solver="apsp.batched:batched_frontier", summary="stand-in")
+    stand_in = Method(name="batched-bfs", problem="all-pairs", solver=batched_frontier,
+                      summary="stand-in")
     monkeypatch.setitem(METHODS, ("all-pairs", "batched-bfs"), stand_in)
     G = from_networkx(random_graph(2, n=12), "weight")
     assert measure_method(G.unit_weights).name == "batched-bfs"
@@ -412,10 +411,10 @@ def _partial_equal(a, b):
 def test_reduce_batch_shares_combine_to_one_run(device):
     """The distributed shape: reduce_batch on shares of the sources, then combine,
     equals one run over all of them."""
-    from nx_gpusp.executor import get_executor
+    from nx_gpusp.algorithms.common import configured_executor
     from nx_gpusp.solvers.apsp.measures import combine, reduce_batch
 
-    ex = get_executor()
+    ex = configured_executor()
     graph = from_networkx(random_graph(3, n=40, p=0.1, weights="float", disconnected=True),
                           "weight")
     measure = ("reached", "sum", "max", "inverse_sum", "column_inverse_sum")
@@ -571,7 +570,7 @@ def test_reductions_match_twin(weights):
     sources = np.arange(0, graph.n, 2)
     measure = ("reached", "sum", "max", "inverse_sum", "column_inverse_sum")
     twin = Executor("cpu")
-    method = METHODS[("all-pairs", "batched-frontier")].load()
+    method = METHODS[("all-pairs", "batched-frontier")].solver
     batch = next(method(twin, graph, sources, want_pred=False))
     out = []
     for ex in (Executor("cuda"), twin):

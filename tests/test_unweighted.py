@@ -12,25 +12,27 @@ import pytest
 
 from graphs import assert_valid_path, graph_cases, random_graph
 from nx_gpusp import datasets
+from nx_gpusp.methods import methods_for
 
 CASES = graph_cases(40, seed=17)
 # every BFS method, and options that force grid levels and bottom-up levels on small graphs
 BFS_METHODS = [
     pytest.param(None, {}, id="auto"),
-    pytest.param("top-down", {}, id="top-down"),
-    pytest.param("direction-optimizing", {}, id="direction-optimizing"),
+    *(pytest.param(m.name, {}, id=m.name) for m in methods_for("bfs")),
     pytest.param("top-down", {"block_arcs": 0}, id="top-down-grid-levels"),
     pytest.param("direction-optimizing", {"block_arcs": 0, "alpha": 10**9, "beta": 1},
                  id="bottom-up-levels"),
 ]
+# every all-pairs method (on unit weights), every bfs method one source after another,
+# and batched-bfs's options that change its control flow
 ALL_PAIRS_METHODS = [
     pytest.param(None, {}, id="auto"),
+    *(pytest.param(m.name, {}, id=m.name) for m in methods_for("all-pairs")),
+    *(pytest.param(m.name, {}, id=f"{m.name}-each-source") for m in methods_for("bfs")),
     pytest.param("batched-bfs", {"direction": "top-down"}, id="batched-bfs-top-down"),
     pytest.param("batched-bfs", {"direction": "bottom-up", "batch": 3},
                  id="batched-bfs-bottom-up-batch3"),
     pytest.param("batched-bfs", {"batch": 70}, id="batched-bfs-batch70"),
-    pytest.param("direction-optimizing", {}, id="bfs-each-source"),
-    pytest.param("batched-spmm", {}, id="batched-spmm-unit-weights"),
 ]
 CUTOFFS = [None, 0, 1, 2, 2.5, 0.5, -1, -0.5, True, 10**12, math.inf, -math.inf, math.nan]
 UNIT = "__unit__"  # an attribute no edge has: every edge weighs 1 in the path checks

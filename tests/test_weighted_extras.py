@@ -11,6 +11,7 @@ import networkx as nx
 import pytest
 
 from graphs import assert_lengths_equal, assert_valid_path, graph_cases, path_length, random_graph
+from nx_gpusp.methods import methods_for
 from nx_gpusp.results import PredecessorListMap, TreePredecessorMap
 
 CASES = graph_cases(48, seed=17)
@@ -178,7 +179,8 @@ def test_goldberg_radzik(device, name, G):
         check_tree(G, pred, dist, s)
 
 
-@pytest.mark.parametrize("method", ["frontier", "bf-flag", "bf-queue", "harish", "lbr"])
+@pytest.mark.parametrize("method", sorted(m.name for m in methods_for("sssp")
+                                          if m.negative_weights))
 def test_bellman_ford_methods(device, method):
     for name, G in NEGATIVE[:6]:
         s = next(iter(G))
@@ -586,7 +588,7 @@ def test_tight_arc_dag_solver(device, seed):
     import numpy as np
 
     from nx_gpusp.convert import from_networkx
-    from nx_gpusp.executor import get_executor
+    from nx_gpusp.algorithms.common import configured_executor
     from nx_gpusp.graph import distance_inf
     from nx_gpusp.solvers.sssp.tight_arcs import tight_arc_dag
 
@@ -600,7 +602,7 @@ def test_tight_arc_dag_solver(device, seed):
         dist = np.where(dist == distance_inf(np.int64), np.inf, dist / 2.0)
         graph = type(graph)(graph.indptr, graph.indices, graph.weights / 2.0,
                             directed=graph.directed)
-    ex = get_executor()
+    ex = configured_executor()
     indptr, tails = tight_arc_dag(ex, graph, ex.asarray(dist))
     assert indptr.dtype == np.int64 and tails.dtype == np.int32 and indptr[-1] == len(tails)
     inf = distance_inf(dist.dtype)
@@ -618,14 +620,14 @@ def test_negative_cycle_solver(device, seed):
     import numpy as np
 
     from nx_gpusp.convert import from_networkx
-    from nx_gpusp.executor import get_executor
+    from nx_gpusp.algorithms.common import configured_executor
     from nx_gpusp.solvers.sssp.negative_cycle import negative_cycle
 
     G = random_graph(500 + seed, n=30, p=0.12, weights="int")
     for _, _, d in G.edges(data=True):
         d["weight"] -= 4 + seed % 3
     graph = from_networkx(G, "weight")
-    cycle = negative_cycle(get_executor(), graph, 0)
+    cycle = negative_cycle(configured_executor(), graph, 0)
     try:
         nx.find_negative_cycle(G, 0)
         has_cycle = True

@@ -23,7 +23,7 @@ import scipy.sparse.csgraph as cg
 from sssp_probe import parse  # tools/ is the script's folder
 
 from nx_gpusp import bench
-from nx_gpusp.executor import get_executor
+from nx_gpusp.algorithms.common import configured_executor
 from nx_gpusp.graph import float_distances
 from nx_gpusp.methods import get_method, methods_for
 from nx_gpusp.solvers.sssp.bfs import distances_from_levels
@@ -35,7 +35,7 @@ def probe(ex, graph, spec, sources, reference):
     method = get_method("bfs", name)
     if method is None:
         raise ValueError(f"no bfs method {name!r}")
-    solve, options = method.load(), method.check_options(kw)
+    solve, options = method.solver, method.check_options(kw)
 
     def run(source):
         result = solve(ex, graph, [source], want_pred=want_pred, **options)
@@ -78,7 +78,7 @@ def main():
     parser.add_argument("specs", nargs="*")
     args = parser.parse_args()
     specs = args.specs or [m.name for m in methods_for("bfs")]
-    ex = get_executor()
+    ex = configured_executor()
     for workload in args.workload or ["NY-synthetic", "rmat-22"]:
         weighted = bench.WORKLOADS[workload][0].build()
         graph = weighted.unit_weights

@@ -63,7 +63,7 @@ import numpy as np  # noqa: E402
 
 from nx_gpusp import datasets  # noqa: E402
 from nx_gpusp import distributed as nxd  # noqa: E402
-from nx_gpusp.executor import get_executor  # noqa: E402
+from nx_gpusp.algorithms.common import configured_executor  # noqa: E402
 from nx_gpusp.methods import choose  # noqa: E402
 
 WORKLOADS = ("rows", "closeness")
@@ -131,7 +131,7 @@ def rows_workload(args, size):
              f" ({graph.n} nodes, {graph.m} arcs)")
 
     def run():
-        ex = get_executor()
+        ex = configured_executor()
         method = choose("all-pairs", "auto", graph, negative_ok=False)
         kept, rows = {}, 0
         for srcs, dist, _ in nxd.source_rows(ex, graph, method, method.check_options({}),
@@ -185,7 +185,7 @@ def free_device(graph):
     for g in (graph, graph.__dict__.get("unit_weights"), graph.__dict__.get("reverse")):
         if g is not None:
             g._device.clear()
-    ex = get_executor()
+    ex = configured_executor()
     if ex.is_cuda:
         ex.xp.get_default_memory_pool().free_all_blocks()
 

@@ -45,7 +45,7 @@ import networkx as nx
 
 from nx_gpusp import datasets
 from nx_gpusp.convert import from_networkx, to_networkx
-from nx_gpusp.executor import get_executor
+from nx_gpusp.algorithms.common import configured_executor
 from nx_gpusp.solvers.apsp.measures import measure_method
 
 FUNCTIONS = ("closeness_centrality", "diameter", "average_shortest_path_length")
@@ -229,7 +229,7 @@ def main(argv=None):
     args.graph = args.graph or ["gnutella04", "rmat"]
     nx.config.backends.gpusp.device = args.device
     nx.config.warnings_to_ignore.add("cache")
-    ex = get_executor()
+    ex = configured_executor()
     print(f"device: {ex.name}; NetworkX {nx.__version__}; python {sys.version.split()[0]}")
     rows = []
     for key, (label, G) in load_graphs(args).items():

@@ -10,7 +10,7 @@ import argparse
 import numpy as np
 
 from nx_gpusp import bench, datasets
-from nx_gpusp.executor import get_executor
+from nx_gpusp.algorithms.common import configured_executor
 from nx_gpusp.methods import get_method
 
 # (claim, graph, [(label, method, options)])
@@ -60,7 +60,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--sources", type=int, default=3)
     args = parser.parse_args()
-    ex = get_executor()
+    ex = configured_executor()
     cache = {}
     print(f"device={ex.name}; kernel ms = median over {args.sources} sources after a warm-up")
     for claim, gname, variants in CLAIMS:

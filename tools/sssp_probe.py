@@ -6,19 +6,20 @@ launches) and a check against SciPy. The full side-by-side table is
 Usage: python tools/sssp_probe.py [--workload W]... [--sources N] [spec ...]
   spec: a method name, optionally with options, e.g. near-far:grid_target=524288,block_cap=1
   (want_pred=1 asks for predecessors). Default workload NY-synthetic, default specs: every
-  sssp method. With NX_GPUSP_NVRTC_OPTIONS=-DNF_PROFILE, near-far's team-launch phases
-  are also profiled (cycles per round).
+  sssp method. With NX_GPUSP_NVRTC_OPTIONS=-DNF_PROFILE (a build option, see
+  nx_gpusp.executor.BUILD_OPTIONS), near-far's team-launch phases are also profiled
+  (cycles per round).
 """
 
 import argparse
-import os
 import time
 
 import numpy as np
 import scipy.sparse.csgraph as cg
 
 from nx_gpusp import bench
-from nx_gpusp.executor import get_executor
+from nx_gpusp.algorithms.common import configured_executor
+from nx_gpusp.executor import nvrtc_options
 from nx_gpusp.graph import float_distances
 from nx_gpusp.methods import get_method, methods_for
 
@@ -50,7 +51,7 @@ def nf_profile(ex, graph, source):
     ptr = ex.ops("near_far")._module.get_global("nf_profile")
     prof = cp.ndarray((3,), dtype=cp.int64, memptr=ptr)
     prof[:] = 0
-    r = get_method("sssp", "near-far").load()(ex, graph, [source], want_pred=False)
+    r = get_method("sssp", "near-far").solver(ex, graph, [source], want_pred=False)
     ex.synchronize()
     cyc = prof.get()
     print("near-far team phases, cycles/round (round start, relax + barrier, "
@@ -67,7 +68,7 @@ def main():
     parser.add_argument("specs", nargs="*")
     args = parser.parse_args()
     specs = args.specs or [m.name for m in methods_for("sssp")]
-    ex = get_executor()
+    ex = configured_executor()
     for workload in args.workload or ["NY-synthetic"]:
         graph = bench.WORKLOADS[workload][0].build()
         graph.on(ex)
@@ -83,7 +84,7 @@ def main():
                 print(f"{spec:44s} {med * 1e3:9.2f} ms  correct={ok} {stats}", flush=True)
             except Exception as exc:  # report and go on to the next spec
                 print(f"{spec:44s} FAILED {type(exc).__name__}: {exc}", flush=True)
-        if "-DNF_PROFILE" in os.environ.get("NX_GPUSP_NVRTC_OPTIONS", ""):
+        if "-DNF_PROFILE" in nvrtc_options():
             nf_profile(ex, graph, sources[1])
 
 

@@ -1,5 +1,6 @@
-"""All-pairs functions of networkx.algorithms.shortest_paths.weighted (generators, as in
-NetworkX) and ``johnson``, with many sources in flight at once.
+"""The all-pairs rows behind the all-pairs functions of networkx.algorithms.shortest_paths
+(weighted's generators and ``johnson``, generic's and unweighted's all-pairs calls), with
+many sources in flight at once.
 
 A method is an "all-pairs" method (nx_gpusp.solvers.apsp: batched-spmm, batched-frontier,
 apsp-concurrent, dijkstra-per-thread), a Floyd-Warshall method (length functions only)
@@ -13,39 +14,23 @@ all-pairs methods' sources are shared among its workers (nx_gpusp.distributed) a
 import numpy as np
 
 from ..config import get_config
-from ..dispatch import networkx_algorithm
 from ..distributed import active_client, source_rows
-from ..executor import get_executor
-from ..methods import METHODS, choose, get_method, load_all
-from ..results import HostSSSP, rows_to_host
-from ..solvers.apsp.johnson import reweighted
+from ..methods import METHODS, choose, get_method
+from ..results import HostSSSP
+from ..solvers import answers
 from ..solvers.apsp.progress import Progress
-from .common import all_pairs_should_run, as_csr, check_weights, run_sssp, weight_can_run
+from .common import as_csr, check_weights, configured_executor, run_sssp
 
-__all__ = ["prefer_floyd_warshall"]
-
-_policy = {"can_run": weight_can_run, "should_run": all_pairs_should_run}
-
-# Floyd-Warshall's n^3 dense min-plus steps beat ~n*m scattered relaxations from about
-# this density on (and its matrix must fit in half the free memory).
-DENSE_FRACTION = 1 / 64
-HOST_CHUNK_BYTES = 64 << 20  # distance rows copied to the host at a time
-
-
-def prefer_floyd_warshall(ex, graph):
-    n = graph.n
-    return n > 0 and graph.m >= DENSE_FRACTION * n * n and 16 * n * n <= ex.free_bytes()
-
+__all__ = ["all_pairs_rows", "batched_rows"]
 
 def _plan(ex, graph, family, method, *, lengths_only):
     """("floyd-warshall" | "all-pairs" | "sssp", Method or sssp method name)."""
-    load_all()
     cfg = get_config()
     requested = method or cfg.all_pairs_method
     if lengths_only and ("floyd-warshall", requested) in METHODS:
         return "floyd-warshall", METHODS[("floyd-warshall", requested)]
     if lengths_only and requested == "auto" and active_client() is None \
-            and prefer_floyd_warshall(ex, graph):
+            and answers.fits_floyd_warshall(ex, graph):
         return "floyd-warshall", choose("floyd-warshall", cfg.floyd_warshall_method, graph,
                                         negative_ok=True)
     if ("sssp", requested) in METHODS:
@@ -54,18 +39,7 @@ def _plan(ex, graph, family, method, *, lengths_only):
                                negative_ok=family == "bellman-ford")
 
 
-def _floyd_warshall_rows(ex, graph, m, options, cutoff):
-    d, _ = m.load()(ex, graph, keep_negative_diagonal=False, predecessors=False,
-                    **m.check_options(options))
-    rows = max(1, HOST_CHUNK_BYTES // max(1, graph.n * d.dtype.itemsize))
-    for start in range(0, graph.n, rows):
-        block = d[start:start + rows]
-        dist, _ = rows_to_host(ex, block, None, cutoff, np.arange(start, start + len(block)))
-        for k, row in enumerate(dist):
-            yield start + k, HostSSSP(graph, row, None, np.array([start + k]))
-
-
-def _batched_rows(ex, graph, m, options, cutoff, want_pred):
+def batched_rows(ex, graph, m, options, cutoff, want_pred):
     rows = source_rows(ex, graph, m, m.check_options(options), cutoff=cutoff,
                        want_pred=want_pred)
     for sources, dist, pred in rows:
@@ -88,14 +62,14 @@ def all_pairs_rows(G, weight, family, *, method, options, cutoff=None, want_pred
     NotImplementedError must reach NetworkX while it can still fall back."""
     graph = as_csr(G, weight)
     check_weights(graph, family)
-    ex = get_executor()
+    ex = configured_executor()
     kind, m = _plan(ex, graph, family, method, lengths_only=lengths_only)
     if kind == "floyd-warshall":
         m.check_options(options)
-        rows = _floyd_warshall_rows(ex, graph, m, options, cutoff)
+        rows = answers.floyd_warshall_rows(ex, graph, m, m.check_options(options), cutoff)
     elif kind == "all-pairs":
         m.check_options(options)
-        rows = _batched_rows(ex, graph, m, options, cutoff, want_pred)
+        rows = batched_rows(ex, graph, m, options, cutoff, want_pred)
     else:
         get_method("sssp", m).check_options(options)
         rows = _single_source_rows(graph, family, m, options, cutoff, want_pred)
@@ -108,53 +82,3 @@ def _labelled(graph, rows, what):
     for s, host in rows:
         yield labels[s], host
         progress.advance(1)
-
-
-@networkx_algorithm(**_policy)
-def all_pairs_dijkstra(G, cutoff=None, weight="weight", *, method=None, **options):
-    rows = all_pairs_rows(G, weight, "dijkstra", method=method, options=options,
-                          cutoff=cutoff, want_pred=True, lengths_only=False)
-    return ((v, (host.lengths(), host.paths())) for v, host in rows)
-
-
-@networkx_algorithm(**_policy)
-def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight", *, method=None,
-                                   **options):
-    rows = all_pairs_rows(G, weight, "dijkstra", method=method, options=options,
-                          cutoff=cutoff, want_pred=False, lengths_only=True)
-    return ((v, host.lengths()) for v, host in rows)
-
-
-@networkx_algorithm(**_policy)
-def all_pairs_dijkstra_path(G, cutoff=None, weight="weight", *, method=None, **options):
-    rows = all_pairs_rows(G, weight, "dijkstra", method=method, options=options,
-                          cutoff=cutoff, want_pred=True, lengths_only=False)
-    return ((v, host.paths()) for v, host in rows)
-
-
-@networkx_algorithm(**_policy)
-def all_pairs_bellman_ford_path_length(G, weight="weight", *, method=None, **options):
-    rows = all_pairs_rows(G, weight, "bellman-ford", method=method, options=options,
-                          want_pred=False, lengths_only=True)
-    return ((v, host.lengths()) for v, host in rows)
-
-
-@networkx_algorithm(**_policy)
-def all_pairs_bellman_ford_path(G, weight="weight", *, method=None, **options):
-    rows = all_pairs_rows(G, weight, "bellman-ford", method=method, options=options,
-                          want_pred=True, lengths_only=False)
-    return ((v, host.paths()) for v, host in rows)
-
-
-@networkx_algorithm(**_policy)
-def johnson(G, weight="weight", *, method=None, **options):
-    graph = as_csr(G, weight)
-    check_weights(graph, "bellman-ford")
-    ex = get_executor()
-    reweighted_graph = reweighted(ex, graph)  # NetworkXUnbounded on a negative cycle
-    m = choose("all-pairs", method or get_config().all_pairs_method, reweighted_graph,
-               negative_ok=False)
-    m.check_options(options)
-    labels = list(graph.nodes)
-    rows = _batched_rows(ex, reweighted_graph, m, options, None, True)
-    return {labels[s]: host.paths() for s, host in rows}

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..dispatch import networkx_algorithm
 from .common import as_csr, node_index, reversed_graph
-from .measures import measure_can_run, measure_should_run, statistics
+from .measures import MEASURE, measure_can_run, measure_should_run, statistics
 
 __all__ = ["closeness_values"]
 
@@ -29,7 +29,8 @@ def closeness_values(reached, totals, n, wf_improved):
     return out.tolist()
 
 
-@networkx_algorithm(can_run=measure_can_run("distance"), should_run=measure_should_run("u"))
+@networkx_algorithm(can_run=measure_can_run("distance"), should_run=measure_should_run("u"),
+                    **MEASURE)
 def closeness_centrality(G, u=None, distance=None, wf_improved=True, *, method=None,
                          **options):
     graph = as_csr(G, distance)
@@ -49,7 +50,8 @@ def closeness_centrality(G, u=None, distance=None, wf_improved=True, *, method=N
     return dict(zip(graph.nodes, values))
 
 
-@networkx_algorithm(can_run=measure_can_run("distance"), should_run=measure_should_run())
+@networkx_algorithm(can_run=measure_can_run("distance"), should_run=measure_should_run(),
+                    **MEASURE)
 def harmonic_centrality(G, nbunch=None, distance=None, sources=None, *, method=None,
                         **options):
     graph = as_csr(G, distance)

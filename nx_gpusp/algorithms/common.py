@@ -8,13 +8,18 @@ from ..convert import EdgeDataGraph, from_networkx, from_weight_function, refuse
 from ..executor import get_executor
 from ..graph import CSRGraph
 from ..methods import choose
-from ..results import to_host
-from ..solvers.sssp import cutoff_value, is_real, mask_beyond_cutoff
-from ..solvers.sssp.tree import shortest_path_tree
+from ..solvers import answers
+from ..solvers.sssp import cutoff_value, is_real
 
-__all__ = ["as_csr", "check_weights", "check_reachable_self_loops", "node_index", "run_sssp",
-           "weight_can_run", "sssp_should_run", "attribute_weight_can_run",
-           "reversed_graph", "all_pairs_should_run", "arc_count", "family_of"]
+__all__ = ["configured_executor", "as_csr", "check_weights", "check_reachable_self_loops",
+           "node_index", "run_sssp", "weight_can_run", "sssp_should_run",
+           "attribute_weight_can_run", "reversed_graph", "all_pairs_should_run",
+           "arc_count", "family_of"]
+
+
+def configured_executor():
+    """The executor of the configured device (nx.config.backends.gpusp.device)."""
+    return get_executor(get_config().device)
 
 
 def as_csr(G, weight="weight"):
@@ -103,13 +108,8 @@ def run_sssp(graph, sources, *, family, method=None, options=None, cutoff=None,
                            else cfg.bellman_ford_method)
     m = choose("sssp", requested, graph, negative_ok=family == "bellman-ford")
     opts = m.check_options(options or {})
-    ex = get_executor()
-    own_pred = want_pred and not (m.tree_from_distances and not graph.has_negative_weights)
-    result = m.load()(ex, graph, sources, cutoff=cutoff, want_pred=own_pred, **opts)
-    if want_pred and result.pred is None:
-        result.pred = shortest_path_tree(ex, graph, result.dist, result.sources)
-    result.dist = mask_beyond_cutoff(ex, result.dist, result.sources, cutoff)
-    return to_host(graph, result)
+    return answers.sssp(configured_executor(), graph, m, sources, options=opts, cutoff=cutoff,
+                        want_pred=want_pred)
 
 
 def _weight_arg(arguments):

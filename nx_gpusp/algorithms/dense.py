@@ -12,12 +12,12 @@ import numpy as np
 
 from ..config import get_config
 from ..dispatch import networkx_algorithm
-from ..executor import get_executor
-from ..graph import CSRGraph, float_distances
+from ..graph import CSRGraph
 from ..methods import choose
-from ..results import MatrixRowMap, PredecessorRowMap, RowsMap, narrowest_distances
+from ..results import MatrixRowMap, PredecessorRowMap, RowsMap
+from ..solvers import answers
 from ..value_types import int_along_rows, int_arcs
-from .common import as_csr, attribute_weight_can_run
+from .common import as_csr, attribute_weight_can_run, configured_executor
 
 __all__ = []
 
@@ -32,7 +32,10 @@ def dense_should_run(arguments):
     return True
 
 
-_policy = {"can_run": attribute_weight_can_run, "should_run": dense_should_run}
+_policy = {"can_run": attribute_weight_can_run, "should_run": dense_should_run,
+           "doc": "Blocked Floyd-Warshall on the dense matrix on the GPU; a negative cycle "
+                  "raises NetworkXUnbounded.",
+           "methods": ("floyd-warshall",), "default": "floyd_warshall_method"}
 
 
 def _floyd_warshall(graph, *, keep_negative_diagonal, predecessors, method, options):
@@ -47,9 +50,10 @@ def _floyd_warshall(graph, *, keep_negative_diagonal, predecessors, method, opti
     if graph.has_negative_weights and not graph.float_sums_finite():
         # -inf + inf is NaN, which NetworkX's comparisons skip and min() keeps
         raise NotImplementedError("gpusp: float path sums could overflow to -inf")
-    ex = get_executor()
-    d, p = m.load()(ex, graph, keep_negative_diagonal=keep_negative_diagonal,
-                    predecessors=predecessors, **opts)
+    ex = configured_executor()
+    d, p = answers.floyd_warshall(ex, graph, m, options=opts,
+                                  keep_negative_diagonal=keep_negative_diagonal,
+                                  predecessors=predecessors)
     return ex, d, p
 
 
@@ -67,24 +71,19 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight", *, method=None, **op
             raise nx.NetworkXError("nodelist must contain every node in G with no repeats.")
     ex, d, _ = _floyd_warshall(graph, keep_negative_diagonal=False, predecessors=False,
                                method=method, options=options)
-    d = float_distances(d)  # on the device: one n x n transfer, of the final matrix
-    if nodelist is not None:
-        perm = ex.asarray(perm)
-        d = d[perm[:, None], perm[None, :]]
-    return ex.to_host(d)
+    return answers.floyd_warshall_matrix(ex, d, None if nodelist is None else perm)
 
 
 def _distance_rows(ex, graph, d, ints):
     """{node: row} over the host matrix (rows made when read, narrowed on the device);
     ``ints``: which entries NetworkX holds as ints (value_types.int_along_rows; None:
     the dtype says)."""
-    return RowsMap(graph, ex.to_host(narrowest_distances(ex.xp, d)), MatrixRowMap,
-                   extra=ints)
+    return RowsMap(graph, answers.distance_matrix(ex, d), MatrixRowMap, extra=ints)
 
 
 def _predecessor_rows(graph, p):
     """{node: {v: predecessor}} of the nodes with at least one predecessor entry
-    (``p`` on the host)."""
+    (``p``: the host predecessor matrix)."""
     return RowsMap(graph, p, PredecessorRowMap, keep=(p >= 0).any(axis=1))
 
 
@@ -93,7 +92,7 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight", *, method=None, 
     graph = as_csr(G, weight)
     ex, d, p = _floyd_warshall(graph, keep_negative_diagonal=True, predecessors=True,
                                method=method, options=options)
-    p = ex.to_host(p)
+    p, _ = answers.predecessor_matrix(ex, p)
     return _predecessor_rows(graph, p), _distance_rows(ex, graph, d, int_along_rows(graph, p))
 
 
@@ -104,5 +103,5 @@ def floyd_warshall(G, weight="weight", *, method=None, **options):
     mixed = isinstance(int_arcs(graph, floyd_warshall=True), np.ndarray)
     ex, d, p = _floyd_warshall(graph, keep_negative_diagonal=True, predecessors=mixed,
                                method=method, options=options)
-    ints = int_along_rows(graph, None if p is None else ex.to_host(p))
+    ints = int_along_rows(graph, None if p is None else answers.predecessor_matrix(ex, p)[0])
     return _distance_rows(ex, graph, d, ints)

@@ -14,11 +14,13 @@ import numpy as np
 from ..dispatch import networkx_algorithm
 from ..graph import distance_inf
 from .common import as_csr, run_sssp
-from .measures import measure_can_run, measure_should_run, refuse_precomputed, statistics
+from .measures import (MEASURE, measure_can_run, measure_should_run, refuse_precomputed,
+                       statistics)
 
 __all__ = []
 
-_BOUNDED = {"can_run": measure_can_run("weight", ("e",)), "should_run": measure_should_run()}
+_BOUNDED = {"can_run": measure_can_run("weight", ("e",)), "should_run": measure_should_run(),
+            **MEASURE}
 
 
 def _not_connected(graph):
@@ -53,7 +55,7 @@ def _all_eccentricities(graph, usebounds, *, method, options):
 
 
 @networkx_algorithm(can_run=measure_can_run("weight", ("sp",)),
-                    should_run=measure_should_run("v"))
+                    should_run=measure_should_run("v"), **MEASURE)
 def eccentricity(G, v=None, sp=None, weight=None, *, method=None, **options):
     refuse_precomputed(sp=sp)
     graph = as_csr(G, weight)
@@ -114,7 +116,7 @@ def _describe(graph):
 
 
 @networkx_algorithm(can_run=measure_can_run("weight", ("attr", "sp")),
-                    should_run=measure_should_run())
+                    should_run=measure_should_run(), **MEASURE)
 def barycenter(G, weight=None, attr=None, sp=None, *, method=None, **options):
     refuse_precomputed(attr=attr, sp=sp)
     graph = as_csr(G, weight)

@@ -21,8 +21,8 @@ from . import unweighted
 from .all_pairs import all_pairs_rows
 from .common import (all_pairs_should_run, as_csr, check_weights, family_of, node_index,
                      reversed_graph, run_sssp, sssp_should_run, weight_can_run)
-from .measures import measure_can_run, measure_should_run, statistics
-from .weighted import tight_arcs
+from .measures import MEASURE, measure_can_run, measure_should_run, statistics
+from .weighted import SSSP_DOC, TIGHT_DOC, tight_arcs
 
 __all__ = []
 
@@ -34,6 +34,12 @@ def _should_run(arguments):
 
 
 _policy = {"can_run": weight_can_run, "should_run": _should_run}
+# NetworkX's own `method` also takes gpusp method names
+_GPUSP_NAMES = ("NetworkX's method also takes a gpusp \"sssp\" method name (Bellman-Ford "
+                "semantics for methods that take negative weights, Dijkstra's otherwise), "
+                "and with weight=None a \"bfs\" method name.")
+_generic = {**_policy, "doc": SSSP_DOC + " " + _GPUSP_NAMES, "methods": ("sssp", "bfs")}
+_all_paths = {**_generic, "doc": TIGHT_DOC + " Paths are walked as they are read. " + _GPUSP_NAMES}
 
 
 def _resolve(G, weight, method):
@@ -55,7 +61,8 @@ def _single(graph, family, source, gpu_method, *, want_pred):
     return run_sssp(graph, [source], family=family, method=gpu_method, want_pred=want_pred)
 
 
-@networkx_algorithm(**_policy)
+@networkx_algorithm(**{**_policy, "doc": unweighted.BFS_DOC, "methods": ("bfs",),
+                       "default": "bfs_method"})
 def has_path(G, source, target, *, method=None, **options):
     """True when a breadth-first search from ``source`` reaches ``target`` (it stops
     after the level that does)."""
@@ -69,7 +76,7 @@ def has_path(G, source, target, *, method=None, **options):
     return bool(host.reached(t))
 
 
-@networkx_algorithm(**_policy)
+@networkx_algorithm(**_generic)
 def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
     bfs_method = unweighted.generic_bfs_method(weight, method)
     if bfs_method is not None:
@@ -109,7 +116,7 @@ def _all_pairs_lengths(graph, family, gpu_method):
     return ((v, host.lengths()) for v, host in rows)
 
 
-@networkx_algorithm(**_policy)
+@networkx_algorithm(**_generic)
 def shortest_path_length(G, source=None, target=None, weight=None, method="dijkstra"):
     bfs_method = unweighted.generic_bfs_method(weight, method)
     if bfs_method is not None:
@@ -157,7 +164,7 @@ def _aspl_plan(method, weight):
     return weight, ("bellman-ford" if m.negative_weights else "dijkstra"), method
 
 
-@networkx_algorithm(can_run=measure_can_run(), should_run=measure_should_run())
+@networkx_algorithm(can_run=measure_can_run(), should_run=measure_should_run(), **MEASURE)
 def average_shortest_path_length(G, weight=None, method=None, **options):
     weight, family, gpu_method = _aspl_plan(method, weight)
     graph = as_csr(G, weight)
@@ -258,7 +265,7 @@ def _paths_to(arcs, target):
     yield from arcs.paths_to(arcs.graph.index_of(target))
 
 
-@networkx_algorithm(**_policy)
+@networkx_algorithm(**_all_paths)
 def all_shortest_paths(G, source, target, weight=None, method="dijkstra", **options):
     search = _AllPathsSearch(G, weight, method, options)
     arcs = search.arcs(search.source(source))
@@ -277,7 +284,7 @@ def _targets_and_paths(arcs, order):
         yield label, list(arcs.paths_to(v))
 
 
-@networkx_algorithm(**_policy)
+@networkx_algorithm(**_all_paths)
 def single_source_all_shortest_paths(G, source, weight=None, method="dijkstra", **options):
     """A generator, as NetworkX's: (node, its shortest paths) for the source first, then
     by distance; the search runs when called, NetworkX's errors come when it is read."""
@@ -296,7 +303,7 @@ def _all_pairs_paths_rows(search, labels):
         progress.advance(1)
 
 
-@networkx_algorithm(can_run=weight_can_run, should_run=all_pairs_should_run)
+@networkx_algorithm(**{**_all_paths, "should_run": all_pairs_should_run})
 def all_pairs_all_shortest_paths(G, weight=None, method="dijkstra", **options):
     """A generator, as NetworkX's: (node, {target: its shortest paths}) in node order,
     one search per node as it is read; each target's paths are walked when read."""

@@ -6,12 +6,19 @@ policies, and one call that returns per-source statistics reduced on the device
 
 from ..config import get_config
 from ..distributed import source_statistics
-from ..executor import get_executor
 from ..graph import CSRGraph
 from ..solvers.apsp.measures import measure_method
-from .common import arc_count, check_weights
+from .common import arc_count, check_weights, configured_executor
 
-__all__ = ["measure_can_run", "measure_should_run", "statistics", "refuse_precomputed"]
+__all__ = ["measure_can_run", "measure_should_run", "statistics", "refuse_precomputed",
+           "MEASURE"]
+
+# the documentation part of the measures' decorators
+MEASURE = {"doc": "Batched SSSP from every source on the GPU (bit-parallel BFS or min-plus "
+                  "SpMM), each batch reduced on the device to per-source sums, counts and "
+                  "maxima; precomputed sp/e and attr are left to NetworkX. 'auto' runs "
+                  "batched-bfs on unweighted graphs, else batched-spmm.",
+           "methods": ("all-pairs",), "default": "all_pairs_method"}
 
 FLOYD_WARSHALL_WEIGHT_FUNCTION = (
     "NetworkX's Floyd-Warshall methods read `weight` as an edge attribute name (a "
@@ -83,4 +90,4 @@ def statistics(graph, sources, measure, *, what, family="dijkstra", method=None,
                        negative_ok=family == "bellman-ford")
     opts = {"method": m.name, "method_options": m.check_options(options or {}),
             "columns": columns}
-    return source_statistics(get_executor(), graph, sources, measure, opts, what=what)
+    return source_statistics(configured_executor(), graph, sources, measure, opts, what=what)

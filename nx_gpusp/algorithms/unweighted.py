@@ -26,20 +26,26 @@ import networkx as nx
 
 from ..config import get_config
 from ..dispatch import networkx_algorithm
-from ..executor import get_executor
 from ..methods import choose, get_method
-from ..results import HostSSSP, distance_order
+from ..solvers import answers
 from ..solvers.apsp.progress import Progress
-from ..solvers.sssp.bfs import distances_from_levels, level_predecessors
+from ..solvers.sssp.bfs import level_predecessors
 from .all_pairs import all_pairs_rows
-from .common import (all_pairs_should_run, as_csr, node_index, sssp_should_run,
-                     weight_can_run)
+from .common import (all_pairs_should_run, as_csr, configured_executor, node_index,
+                     sssp_should_run, weight_can_run)
 
 __all__ = ["run_bfs", "bfs_depth", "generic_bfs_method", "shortest_path_unweighted",
            "shortest_path_length_unweighted"]
 
-_policy = {"can_run": weight_can_run, "should_run": sssp_should_run}
-_all_pairs_policy = {"can_run": weight_can_run, "should_run": all_pairs_should_run}
+BFS_DOC = ("Breadth-first search on the GPU (direction-optimizing or top-down; all pairs "
+           "by multi-source BFS, a bit per source); nodes in level order, by node order "
+           "within a level.")
+_policy = {"can_run": weight_can_run, "should_run": sssp_should_run, "doc": BFS_DOC,
+           "methods": ("bfs",), "default": "bfs_method"}
+# all pairs: "batched-bfs" by default, a "bfs" method source after source, or any
+# all-pairs method (Floyd-Warshall ones for the lengths) on unit weights
+_all_pairs_policy = {"can_run": weight_can_run, "should_run": all_pairs_should_run,
+                     "doc": BFS_DOC, "default": "batched-bfs"}
 
 
 def bfs_depth(cutoff):
@@ -68,15 +74,8 @@ def run_bfs(graph, sources, *, method=None, options=None, depth=None, want_pred=
     reaches the index ``target``). Returns HostSSSP with int64 distances."""
     m = choose("bfs", method or get_config().bfs_method, graph, negative_ok=False)
     opts = m.check_options(options or {})
-    ex = get_executor()
-    result = m.load()(ex, graph, sources, cutoff=depth, want_pred=want_pred, target=target,
-                      **opts)
-    order = None
-    if ex.is_cuda:  # the level order, sorted on the device (see results.to_host)
-        order = ex.to_host(distance_order(ex.xp, result.dist))  # UNSEEN: int32's maximum
-    dist = distances_from_levels(ex.to_host(result.dist))  # int32 over the bus
-    pred = ex.to_host(result.pred) if want_pred else None
-    return HostSSSP(graph, dist, pred, result.sources, order=order)
+    return answers.bfs(configured_executor(), graph, m, sources, options=opts, depth=depth,
+                       want_pred=want_pred, target=target)
 
 
 def _reversed_paths(host):
@@ -145,13 +144,13 @@ def _bfs_rows(graph, name, options, depth, want_pred):
         progress.advance(1)
 
 
-@networkx_algorithm(**_all_pairs_policy)
+@networkx_algorithm(**_all_pairs_policy, methods=("all-pairs", "bfs", "floyd-warshall", "sssp"))
 def all_pairs_shortest_path_length(G, cutoff=None, *, method=None, **options):
     rows = _all_pairs_rows(G, cutoff, method, options, want_pred=False)
     return ((v, host.lengths()) for v, host in rows)
 
 
-@networkx_algorithm(**_all_pairs_policy)
+@networkx_algorithm(**_all_pairs_policy, methods=("all-pairs", "bfs", "sssp"))
 def all_pairs_shortest_path(G, cutoff=None, *, method=None, **options):
     rows = _all_pairs_rows(G, cutoff, method, options, want_pred=True)
     return ((v, host.paths()) for v, host in rows)

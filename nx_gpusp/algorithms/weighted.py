@@ -1,23 +1,39 @@
 """networkx.algorithms.shortest_paths.weighted on the GPU: the Dijkstra and
-Bellman-Ford families, single/multi-source, paths and lengths."""
+Bellman-Ford families, single/multi-source, paths and lengths; the all-pairs generators
+and ``johnson`` (rows streamed by nx_gpusp.algorithms.all_pairs)."""
 
 import networkx as nx
 import numpy as np
 
+from ..config import get_config
 from ..convert import refuse_hidden_edges
 from ..dispatch import networkx_algorithm
-from ..executor import get_executor
 from ..graph import CSRGraph
-from ..results import (DistanceMap, PredecessorListMap, TightArcs, TreePredecessorMap,
-                       sources_first)
+from ..methods import choose
+from ..results import DistanceMap, PredecessorListMap, TreePredecessorMap, sources_first
+from ..solvers import answers
+from ..solvers.apsp.johnson import reweighted
 from ..solvers.sssp.negative_cycle import negative_cycle
-from ..solvers.sssp.tight_arcs import tight_arc_dag
-from .common import (as_csr, check_weights, node_index, run_sssp, sssp_should_run,
-                     weight_can_run)
+from .all_pairs import all_pairs_rows, batched_rows
+from .common import (all_pairs_should_run, as_csr, check_weights, configured_executor,
+                     node_index, run_sssp, sssp_should_run, weight_can_run)
 
 __all__ = ["tight_arcs", "predecessors_and_distances"]
 
 _policy = {"can_run": weight_can_run, "should_run": sssp_should_run}
+
+# the documentation of the decorators (help() shows it under "Backends")
+SSSP_DOC = "Runs on the GPU (CuPy) with NumPy twins on the CPU; results match NetworkX."
+DIJKSTRA_DOC = SSSP_DOC + " Negative weights raise ValueError: use a Bellman-Ford function."
+BELLMAN_FORD_DOC = (SSSP_DOC + " Negative weights need a method marked [negative weights] "
+                    "(the others refuse them, ValueError); a negative cycle raises "
+                    "NetworkXUnbounded.")
+TIGHT_DOC = ("Predecessor lists are the tight arcs of the final distances (the DAG is built "
+             "on the GPU); weight functions are evaluated once per arc for each call.")
+_dijkstra = {**_policy, "doc": DIJKSTRA_DOC, "methods": ("sssp",),
+             "default": "dijkstra_method"}
+_bellman_ford = {**_policy, "doc": BELLMAN_FORD_DOC, "methods": ("sssp",),
+                 "default": "bellman_ford_method"}
 
 
 def _source_indices(graph, sources):
@@ -37,7 +53,7 @@ def _lengths_and_paths(graph, host, target, no_path_message):
 
 
 # -- Dijkstra ------------------------------------------------------------------------
-@networkx_algorithm(**_policy)
+@networkx_algorithm(**_dijkstra)
 def multi_source_dijkstra(G, sources, target=None, cutoff=None, weight="weight", *,
                           method=None, **options):
     graph = as_csr(G, weight)
@@ -49,7 +65,7 @@ def multi_source_dijkstra(G, sources, target=None, cutoff=None, weight="weight",
     return _lengths_and_paths(graph, host, target, f"No path to {target}.")
 
 
-@networkx_algorithm(**_policy)
+@networkx_algorithm(**_dijkstra)
 def multi_source_dijkstra_path(G, sources, cutoff=None, weight="weight", *, method=None,
                                **options):
     graph = as_csr(G, weight)
@@ -58,7 +74,7 @@ def multi_source_dijkstra_path(G, sources, cutoff=None, weight="weight", *, meth
     return host.paths()
 
 
-@networkx_algorithm(**_policy)
+@networkx_algorithm(**_dijkstra)
 def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight", *,
                                       method=None, **options):
     graph = as_csr(G, weight)
@@ -67,34 +83,34 @@ def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight", 
     return host.lengths()
 
 
-@networkx_algorithm(**_policy)
+@networkx_algorithm(**_dijkstra)
 def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight", *,
                            method=None, **options):
     return multi_source_dijkstra.__wrapped__(G, {source}, target, cutoff, weight,
                                              method=method, **options)
 
 
-@networkx_algorithm(**_policy)
+@networkx_algorithm(**_dijkstra)
 def single_source_dijkstra_path(G, source, cutoff=None, weight="weight", *, method=None,
                                 **options):
     return multi_source_dijkstra_path.__wrapped__(G, {source}, cutoff, weight,
                                                   method=method, **options)
 
 
-@networkx_algorithm(**_policy)
+@networkx_algorithm(**_dijkstra)
 def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight", *,
                                        method=None, **options):
     return multi_source_dijkstra_path_length.__wrapped__(G, {source}, cutoff, weight,
                                                          method=method, **options)
 
 
-@networkx_algorithm(**_policy)
+@networkx_algorithm(**_dijkstra)
 def dijkstra_path(G, source, target, weight="weight", *, method=None, **options):
     return single_source_dijkstra.__wrapped__(G, source, target, None, weight,
                                               method=method, **options)[1]
 
 
-@networkx_algorithm(**_policy)
+@networkx_algorithm(**_dijkstra)
 def dijkstra_path_length(G, source, target, weight="weight", *, method=None, **options):
     graph = as_csr(G, weight)
     s = node_index(graph, source, f"Node {source} not found in graph")
@@ -118,7 +134,7 @@ def _bf_source(graph, source):
     return node_index(graph, source, f"Source {source} not in G")
 
 
-@networkx_algorithm(**_policy)
+@networkx_algorithm(**_bellman_ford)
 def single_source_bellman_ford(G, source, target=None, weight="weight", *, method=None,
                                **options):
     graph = as_csr(G, weight)
@@ -130,13 +146,13 @@ def single_source_bellman_ford(G, source, target=None, weight="weight", *, metho
     return _lengths_and_paths(graph, host, target, f"Node {target} not reachable from {source}")
 
 
-@networkx_algorithm(**_policy)
+@networkx_algorithm(**_bellman_ford)
 def single_source_bellman_ford_path(G, source, weight="weight", *, method=None, **options):
     return single_source_bellman_ford.__wrapped__(G, source, None, weight, method=method,
                                                   **options)[1]
 
 
-@networkx_algorithm(**_policy)
+@networkx_algorithm(**_bellman_ford)
 def single_source_bellman_ford_path_length(G, source, weight="weight", *, method=None,
                                            **options):
     graph = as_csr(G, weight)
@@ -144,13 +160,13 @@ def single_source_bellman_ford_path_length(G, source, weight="weight", *, method
                               options=options, want_pred=False).lengths()
 
 
-@networkx_algorithm(**_policy)
+@networkx_algorithm(**_bellman_ford)
 def bellman_ford_path(G, source, target, weight="weight", *, method=None, **options):
     return single_source_bellman_ford.__wrapped__(G, source, target, weight, method=method,
                                                   **options)[1]
 
 
-@networkx_algorithm(**_policy)
+@networkx_algorithm(**_bellman_ford)
 def bellman_ford_path_length(G, source, target, weight="weight", *, method=None, **options):
     graph = as_csr(G, weight)
     if source == target:
@@ -171,7 +187,7 @@ def _edge_cycle_can_run(arguments):
     return True
 
 
-@networkx_algorithm(can_run=_edge_cycle_can_run, should_run=sssp_should_run)
+@networkx_algorithm(**{**_bellman_ford, "can_run": _edge_cycle_can_run})
 def negative_edge_cycle(G, weight="weight", heuristic=True, *, method=None, **options):
     """True when G has a negative cycle anywhere: Bellman-Ford from NetworkX's added
     super-source (an arc of weight 1 to every node). Integer weights start every node
@@ -208,9 +224,7 @@ def _with_super_source(graph):
 # queue's discovery order); lists name their tails by distance, ties in node order.
 def tight_arcs(graph, host):
     """The TightArcs of a HostSSSP's final distances."""
-    ex = get_executor()
-    indptr, tails = tight_arc_dag(ex, graph, ex.asarray(host.dist))
-    return TightArcs(graph, host.dist, indptr, tails, host.sources)
+    return answers.tight_arcs(configured_executor(), graph, host)
 
 
 def predecessors_and_distances(graph, host):
@@ -220,7 +234,7 @@ def predecessors_and_distances(graph, host):
             DistanceMap(graph, host.dist, order))
 
 
-@networkx_algorithm(**_policy)
+@networkx_algorithm(**{**_dijkstra, "doc": TIGHT_DOC + " " + DIJKSTRA_DOC})
 def dijkstra_predecessor_and_distance(G, source, cutoff=None, weight="weight", *,
                                       method=None, **options):
     graph = as_csr(G, weight)
@@ -242,7 +256,7 @@ def _single_node_bellman_ford(graph, source):
     return s, graph.n == 1
 
 
-@networkx_algorithm(**_policy)
+@networkx_algorithm(**{**_bellman_ford, "doc": TIGHT_DOC + " " + BELLMAN_FORD_DOC})
 def bellman_ford_predecessor_and_distance(G, source, target=None, weight="weight",
                                           heuristic=False, *, method=None, **options):
     """``target`` and ``heuristic`` change nothing in NetworkX's answer (the target only
@@ -256,7 +270,10 @@ def bellman_ford_predecessor_and_distance(G, source, target=None, weight="weight
     return predecessors_and_distances(graph, host)
 
 
-@networkx_algorithm(**_policy)
+@networkx_algorithm(**{**_bellman_ford, "doc": (
+    "Shortest-path tree of a GPU Bellman-Ford method; None at the source. Where several "
+    "trees exist, a parent may differ from NetworkX's (every parent is on a shortest "
+    "path). " + BELLMAN_FORD_DOC)})
 def goldberg_radzik(G, source, weight="weight", *, method=None, **options):
     """The shortest-path tree of a Bellman-Ford-family method (any "sssp" method that
     takes negative weights; Goldberg and Radzik's own scan order is a sequential one).
@@ -273,7 +290,10 @@ def goldberg_radzik(G, source, weight="weight", *, method=None, **options):
             DistanceMap(graph, host.dist, order))
 
 
-@networkx_algorithm(**_policy)
+@networkx_algorithm(**_policy, doc=(
+    "Frontier Bellman-Ford rounds on the GPU until the predecessor graph holds a "
+    "(negative) cycle; first node repeated at the end. The cycle starts at its first node "
+    "in G's node order, and may be another reachable negative cycle than NetworkX's."))
 def find_negative_cycle(G, source, weight="weight"):
     """A negative cycle reachable from ``source`` by frontier Bellman-Ford rounds on the
     device (nx_gpusp.solvers.sssp.negative_cycle), first node repeated at the end. Its
@@ -287,13 +307,15 @@ def find_negative_cycle(G, source, weight="weight"):
         raise NotImplementedError("gpusp: integer path sums could overflow int64")
     cycle = None
     if graph.has_negative_weights:
-        cycle = negative_cycle(get_executor(), graph, s)
+        cycle = negative_cycle(configured_executor(), graph, s)
     if cycle is None:
         raise nx.NetworkXError("No negative cycles detected.")
     return graph.labels(cycle)
 
 
-@networkx_algorithm(**_policy)
+@networkx_algorithm(**{**_dijkstra, "doc": (
+    "One GPU search from the source; the path is the one on its shortest-path tree "
+    "(where several shortest paths exist, it may differ from NetworkX's). " + DIJKSTRA_DOC)})
 def bidirectional_dijkstra(G, source, target, weight="weight", *, method=None, **options):
     """One search from ``source`` on the device (any "sssp" method; a GPU search settles
     the whole graph in about the time it settles a part, so a second search from the
@@ -310,3 +332,68 @@ def bidirectional_dijkstra(G, source, target, weight="weight", *, method=None, *
     if not host.reached(t):
         raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
     return host.length(t), host.path(t)
+
+
+# -- all pairs: generators streamed in source chunks (nx_gpusp.algorithms.all_pairs) -----
+_all_pairs_policy = {"can_run": weight_can_run, "should_run": all_pairs_should_run}
+ALL_PAIRS_DOC = ("Many sources in flight on the GPU, in batches sized to free device memory; "
+                 "rows stream as they are read. 'auto' runs Floyd-Warshall for the lengths "
+                 "of dense graphs whose matrix fits, else batched-spmm; with dask_client "
+                 "set, the sources are shared among its workers.")
+_all_pairs = {**_all_pairs_policy, "default": "all_pairs_method"}
+_all_pairs_dijkstra = {**_all_pairs, "doc": ALL_PAIRS_DOC + " " + DIJKSTRA_DOC}
+_all_pairs_bellman_ford = {**_all_pairs, "doc": ALL_PAIRS_DOC + " " + BELLMAN_FORD_DOC}
+_PATHS = ("all-pairs", "sssp")  # Floyd-Warshall methods answer the length functions only
+_LENGTHS = ("all-pairs", "floyd-warshall", "sssp")
+
+
+@networkx_algorithm(**_all_pairs_dijkstra, methods=_PATHS)
+def all_pairs_dijkstra(G, cutoff=None, weight="weight", *, method=None, **options):
+    rows = all_pairs_rows(G, weight, "dijkstra", method=method, options=options,
+                          cutoff=cutoff, want_pred=True, lengths_only=False)
+    return ((v, (host.lengths(), host.paths())) for v, host in rows)
+
+
+@networkx_algorithm(**_all_pairs_dijkstra, methods=_LENGTHS)
+def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight", *, method=None,
+                                   **options):
+    rows = all_pairs_rows(G, weight, "dijkstra", method=method, options=options,
+                          cutoff=cutoff, want_pred=False, lengths_only=True)
+    return ((v, host.lengths()) for v, host in rows)
+
+
+@networkx_algorithm(**_all_pairs_dijkstra, methods=_PATHS)
+def all_pairs_dijkstra_path(G, cutoff=None, weight="weight", *, method=None, **options):
+    rows = all_pairs_rows(G, weight, "dijkstra", method=method, options=options,
+                          cutoff=cutoff, want_pred=True, lengths_only=False)
+    return ((v, host.paths()) for v, host in rows)
+
+
+@networkx_algorithm(**_all_pairs_bellman_ford, methods=_LENGTHS)
+def all_pairs_bellman_ford_path_length(G, weight="weight", *, method=None, **options):
+    rows = all_pairs_rows(G, weight, "bellman-ford", method=method, options=options,
+                          want_pred=False, lengths_only=True)
+    return ((v, host.lengths()) for v, host in rows)
+
+
+@networkx_algorithm(**_all_pairs_bellman_ford, methods=_PATHS)
+def all_pairs_bellman_ford_path(G, weight="weight", *, method=None, **options):
+    rows = all_pairs_rows(G, weight, "bellman-ford", method=method, options=options,
+                          want_pred=True, lengths_only=False)
+    return ((v, host.paths()) for v, host in rows)
+
+
+@networkx_algorithm(**_all_pairs, methods=("all-pairs",), doc=(
+    "Bellman-Ford potentials and batched Dijkstra on the GPU; a negative cycle raises "
+    "NetworkXUnbounded."))
+def johnson(G, weight="weight", *, method=None, **options):
+    graph = as_csr(G, weight)
+    check_weights(graph, "bellman-ford")
+    ex = configured_executor()
+    reweighted_graph = reweighted(ex, graph)  # NetworkXUnbounded on a negative cycle
+    m = choose("all-pairs", method or get_config().all_pairs_method, reweighted_graph,
+               negative_ok=False)
+    m.check_options(options)
+    labels = list(graph.nodes)
+    rows = batched_rows(ex, reweighted_graph, m, options, None, True)
+    return {labels[s]: host.paths() for s, host in rows}

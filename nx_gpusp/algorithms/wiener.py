@@ -6,12 +6,13 @@ import numpy as np
 
 from ..dispatch import networkx_algorithm
 from .common import as_csr
-from .measures import measure_can_run, measure_should_run, statistics
+from .measures import MEASURE, measure_can_run, measure_should_run, statistics
 
 __all__ = []
 
 
-@networkx_algorithm(can_run=measure_can_run(), should_run=measure_should_run())
+@networkx_algorithm(can_run=measure_can_run(), should_run=measure_should_run(),
+                    **MEASURE)
 def wiener_index(G, weight=None, *, method=None, **options):
     graph = as_csr(G, weight)
     if graph.n == 0:

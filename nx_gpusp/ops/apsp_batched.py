@@ -3,7 +3,7 @@ its NumPy twin. Entries are ids s * n + v into the B x n (row-major) state array
 
 import numpy as np
 
-from .base import BLOCK, CudaKernelTable, gather_arcs, relax_and_append, scalar
+from .base import BLOCK, CudaKernelTable, NumpyTwin, gather_arcs, relax_and_append, scalar
 
 __all__ = ["CudaOps", "NumpyOps"]
 
@@ -42,10 +42,7 @@ def _frontier_arcs(g, frontier, size):
     return owner, arcs, heads
 
 
-class NumpyOps:
-    def __init__(self, executor):
-        self.ex = executor
-
+class NumpyOps(NumpyTwin):
     def relax_batch_frontier(self, g, frontier, frontier_dist, size, dist, lowered, round_,
                              next_frontier, next_size, cutoff, block=BLOCK):
         owner, arcs, heads = _frontier_arcs(g, frontier, size)

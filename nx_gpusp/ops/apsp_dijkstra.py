@@ -4,8 +4,8 @@ which runs the same settle order for all sources at once."""
 
 import numpy as np
 
-from ..solvers.sssp import distance_inf
-from .base import CudaKernelTable, scalar
+from ..graph import distance_inf
+from .base import CudaKernelTable, NumpyTwin, scalar
 
 __all__ = ["CudaOps", "NumpyOps"]
 
@@ -27,10 +27,7 @@ class CudaOps(CudaKernelTable):
         return dist.T, (pred.T if want_pred else None)
 
 
-class NumpyOps:
-    def __init__(self, executor):
-        self.ex = executor
-
+class NumpyOps(NumpyTwin):
     def dijkstra_per_thread(self, w, sources, cutoff, want_pred):
         n, b = w.shape[0], len(sources)
         inf = distance_inf(w.dtype)

@@ -8,8 +8,8 @@ int32 and ``changed`` as a 1-element int32 array set to 1 when a round lowers an
 
 import numpy as np
 
-from ..solvers.sssp import distance_inf
-from .base import BLOCK, CudaKernelTable, scalar
+from ..graph import distance_inf
+from .base import BLOCK, CudaKernelTable, NumpyTwin, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "chunk_width"]
 
@@ -54,13 +54,10 @@ def _candidates(dist, tails, weights, cols):
     return np.where(d == inf, inf, cand)
 
 
-class NumpyOps:
+class NumpyOps(NumpyTwin):
     """Twin: each round pulls, for every (v, chunk) with a tail stamped in the previous
     round, from the distances as they were before the round (the CUDA warps may see
     fresher ones; both converge to the same distances)."""
-
-    def __init__(self, executor):
-        self.ex = executor
 
     def relax_batch_pull(self, rg, dist, stamp, round_, changed, block=BLOCK):
         tails, heads = _tails_and_heads(rg)

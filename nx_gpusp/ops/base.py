@@ -1,8 +1,11 @@
-"""Shared pieces of the kernel tables: CUDA launch shapes, type names, host arc gathering."""
+"""Shared pieces of the kernel tables: the two base classes (CudaKernelTable, launching a
+``kernels/<family>.cu``, and NumpyTwin, its host twin), CUDA launch shapes, type names,
+host arc gathering."""
 
 import numpy as np
 
-__all__ = ["CUDA_TYPE", "CudaKernelTable", "gather_arcs", "relax_and_append", "scalar"]
+__all__ = ["CUDA_TYPE", "CudaKernelTable", "NumpyTwin", "gather_arcs", "relax_and_append",
+           "scalar"]
 
 # NumPy dtype -> CUDA template argument
 CUDA_TYPE = {
@@ -81,6 +84,15 @@ class CudaKernelTable:
             return
         grid = min((int(work_items) + block - 1) // block, max_blocks)
         self.kernel(name, dtype)((grid,), (block,), args)
+
+
+class NumpyTwin:
+    """Base of every family's host twin (its ``NumpyOps``): the public methods of the
+    family's ``CudaOps``, with the same signatures and the same effect on the arrays
+    they are given, in NumPy (tests/test_kernel_tables.py compares the signatures)."""
+
+    def __init__(self, executor):
+        self.ex = executor
 
 
 def gather_arcs(indptr, vertices):

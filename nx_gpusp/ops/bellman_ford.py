@@ -4,8 +4,8 @@ the other Bellman-Ford families."""
 
 import numpy as np
 
-from ..solvers.sssp import distance_inf
-from .base import BLOCK, CudaKernelTable, gather_arcs, scalar
+from ..graph import distance_inf
+from .base import BLOCK, CudaKernelTable, NumpyTwin, gather_arcs, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "arc_candidates", "relax_min", "record_tight_arcs"]
 
@@ -70,10 +70,7 @@ def record_tight_arcs(g, tails, prev, dist, pred):
     pred[heads[tight]] = tails[owner[tight]]
 
 
-class NumpyOps:
-    def __init__(self, executor):
-        self.ex = executor
-
+class NumpyOps(NumpyTwin):
     def default_blocks(self):
         return 0
 

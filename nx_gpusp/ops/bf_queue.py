@@ -3,7 +3,7 @@ and its NumPy twin."""
 
 import numpy as np
 
-from .base import CudaKernelTable, scalar
+from .base import CudaKernelTable, NumpyTwin, scalar
 from .bellman_ford import arc_candidates, relax_min
 
 __all__ = ["CudaOps", "NumpyOps"]
@@ -23,10 +23,7 @@ class CudaOps(CudaKernelTable):
             scalar(slf_ref, np.float64), scalar(cutoff, T), relaxations), dtype=T)
 
 
-class NumpyOps:
-    def __init__(self, executor):
-        self.ex = executor
-
+class NumpyOps(NumpyTwin):
     def relax_batch(self, g, batch, dist, in_queue, queue, counters, slf, slf_ref, cutoff,
                     relaxations):
         batch = batch.astype(np.int64)

@@ -13,7 +13,7 @@ run one level each and add their counts into a status the caller zeroed.
 
 import numpy as np
 
-from .base import BLOCK, CudaKernelTable, gather_arcs, scalar
+from .base import BLOCK, CudaKernelTable, NumpyTwin, gather_arcs, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "UNSEEN", "BLOCK_THREADS", "CHUNK", "STATUS",
            "S_SIZE", "S_ARCS", "S_SEEN_IN", "S_FOUND", "S_CHUNKS", "S_LEVEL", "S_PARITY",
@@ -106,10 +106,7 @@ def _top_down(g, in_degree, levels, parent, frontier, level, next_queue, target,
             status)
 
 
-class NumpyOps:
-    def __init__(self, executor):
-        self.ex = executor
-
+class NumpyOps(NumpyTwin):
     def block_levels(self, g, in_degree, levels, parent, queue_a, queue_b, size, level,
                      stop_level, arc_limit, target, status):
         cur, nxt, parity, seen_in = queue_a, queue_b, 0, 0

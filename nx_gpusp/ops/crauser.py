@@ -4,8 +4,8 @@ twin ignores it."""
 
 import numpy as np
 
-from ..solvers.sssp import distance_inf
-from .base import BLOCK, CudaKernelTable, gather_arcs, scalar
+from ..graph import distance_inf
+from .base import BLOCK, CudaKernelTable, NumpyTwin, gather_arcs, scalar
 
 __all__ = ["CudaOps", "NumpyOps"]
 
@@ -59,10 +59,7 @@ class CudaOps(CudaKernelTable):
                     dtype=T, block=block)
 
 
-class NumpyOps:
-    def __init__(self, executor):
-        self.ex = executor
-
+class NumpyOps(NumpyTwin):
     def relax(self, g, frontier, unsettled, dist, cutoff, block=BLOCK):
         tails = np.flatnonzero(frontier)
         owner, arcs = gather_arcs(g.indptr, tails)

@@ -3,7 +3,7 @@ and its NumPy twin."""
 
 import numpy as np
 
-from .base import CudaKernelTable, gather_arcs, scalar
+from .base import CudaKernelTable, NumpyTwin, gather_arcs, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "NO_BUCKET"]
 
@@ -35,10 +35,7 @@ class CudaOps(CudaKernelTable):
             scalar(current, np.int64), count), dtype=T)
 
 
-class NumpyOps:
-    def __init__(self, executor):
-        self.ex = executor
-
+class NumpyOps(NumpyTwin):
     def relax_light(self, g, bucket, current, dist, delta, lowered, in_r, cutoff):
         members = np.flatnonzero(bucket == current)
         bucket[members] = NO_BUCKET

@@ -3,8 +3,8 @@ reduction) and its NumPy twin. ``block`` is the CUDA block size (a multiple of 3
 
 import numpy as np
 
-from ..solvers.sssp import distance_inf
-from .base import BLOCK, CudaKernelTable, scalar
+from ..graph import distance_inf
+from .base import BLOCK, CudaKernelTable, NumpyTwin, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "partial_count"]
 
@@ -38,10 +38,7 @@ class CudaOps(CudaKernelTable):
             dtype=T, block=block)
 
 
-class NumpyOps:
-    def __init__(self, executor):
-        self.ex = executor
-
+class NumpyOps(NumpyTwin):
     def extract_min(self, dist, unsettled, partial_dist, partial_vertex, best, block=BLOCK):
         live = (unsettled != 0) & (dist != distance_inf(dist.dtype))
         if not live.any():

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from ..solvers.sssp import distance_inf
-from .base import CudaKernelTable, scalar
+from ..graph import distance_inf
+from .base import CudaKernelTable, NumpyTwin, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "TILE", "fw_step", "arc_counts"]
 
@@ -60,10 +60,7 @@ def fw_step(d, p, h, k, rows=slice(None), cols=slice(None)):
     np.copyto(block, cand, where=better)
 
 
-class NumpyOps:
-    def __init__(self, executor):
-        self.ex = executor
-
+class NumpyOps(NumpyTwin):
     def blocked_floyd_warshall(self, d, p=None, h=None):
         """Row-vectorised Floyd-Warshall with the kernels' rule."""
         if p is not None and h is None:

@@ -3,7 +3,7 @@ per-edge-shared, per-vertex and tiled Floyd-Warshall) and its NumPy twin."""
 
 import numpy as np
 
-from .base import CudaKernelTable, scalar
+from .base import CudaKernelTable, NumpyTwin, scalar
 from .floyd_warshall import TILE, fw_step
 
 __all__ = ["CudaOps", "NumpyOps", "TILE"]
@@ -40,12 +40,9 @@ class CudaOps(CudaKernelTable):
         self.kernel(TILED[phase - 1], d.dtype)(grid, (TILE, TILE), self._args(d, p, h, kb))
 
 
-class NumpyOps:
+class NumpyOps(NumpyTwin):
     """Each per-k kernel is one vectorised step; the tiled phases relax the same index
     ranges through the same k's as the kernels, in the same phase order."""
-
-    def __init__(self, executor):
-        self.ex = executor
 
     def fw_per_edge(self, d, p, h, k):
         fw_step(d, p, h, k)

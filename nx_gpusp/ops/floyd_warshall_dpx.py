@@ -4,7 +4,7 @@ storage types (int16/int32 with a finite INF sentinel, int64 saturating, float64
 
 import numpy as np
 
-from .base import CudaKernelTable, scalar
+from .base import CudaKernelTable, NumpyTwin, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "LANES", "tile_of"]
 
@@ -66,10 +66,7 @@ def _block(lane, kb):
     return slice(kb * tile_of(lane), (kb + 1) * tile_of(lane))
 
 
-class NumpyOps:
-    def __init__(self, executor):
-        self.ex = executor
-
+class NumpyOps(NumpyTwin):
     def fw_dpx_diagonal(self, d, lane, kb):
         t = _block(lane, kb)
         tile = d[t, t]

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .base import CudaKernelTable, gather_arcs, relax_and_append, scalar
+from .base import CudaKernelTable, NumpyTwin, gather_arcs, relax_and_append, scalar
 
 __all__ = ["CudaOps", "NumpyOps"]
 
@@ -30,10 +30,7 @@ class CudaOps(CudaKernelTable):
                     (frontier, scalar(size, np.int32), dist, frontier_dist), dtype=dist.dtype)
 
 
-class NumpyOps:
-    def __init__(self, executor):
-        self.ex = executor
-
+class NumpyOps(NumpyTwin):
     def relax_frontier(self, g, frontier, frontier_dist, size, dist, lowered, round_,
                        next_frontier, next_size, cutoff):
         owner, arcs = gather_arcs(g.indptr, frontier[:size].astype(np.int64))

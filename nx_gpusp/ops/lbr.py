@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .base import CudaKernelTable, scalar
+from .base import CudaKernelTable, NumpyTwin, scalar
 from .bellman_ford import arc_candidates, relax_min
 
 __all__ = ["CudaOps", "NumpyOps", "MAX_DEPTH"]
@@ -24,14 +24,11 @@ class CudaOps(CudaKernelTable):
             changed), dtype=T)
 
 
-class NumpyOps:
+class NumpyOps(NumpyTwin):
     """The depth-first waves of all flagged vertices advanced level by level: level j
     relaxes the out-arcs of the vertices lowered at level j - 1 (from their current
     distances); vertices lowered at level k are flagged. Like the kernel, every vertex
     a launch lowers is either relaxed later in the launch or flagged."""
-
-    def __init__(self, executor):
-        self.ex = executor
 
     def relax_locality(self, g, dist, flag_in, flag_out, k, vertices_per_thread, cutoff,
                        changed):

@@ -10,7 +10,7 @@ matches the kernels exactly in them; parents may differ among equally valid ones
 
 import numpy as np
 
-from .base import CudaKernelTable, gather_arcs, scalar
+from .base import CudaKernelTable, NumpyTwin, gather_arcs, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "ALL_SOURCES", "last_word_mask"]
 
@@ -79,10 +79,7 @@ def _join(n, words, tails, heads, k, bits, next_, dist, pred, level):
         pred.reshape(-1)[at] = tails[arc[first]]
 
 
-class NumpyOps:
-    def __init__(self, executor):
-        self.ex = executor
-
+class NumpyOps(NumpyTwin):
     def top_down(self, g, words, frontier, seen, next_, dist, pred, level):
         entries = np.flatnonzero(frontier)
         u, k = np.divmod(entries, words)

@@ -17,8 +17,8 @@ matches it in the distances it converges to, not round for round.
 
 import numpy as np
 
-from ..solvers.sssp import distance_inf
-from .base import CudaKernelTable, gather_arcs, relax_and_append, scalar
+from ..graph import distance_inf
+from .base import CudaKernelTable, NumpyTwin, gather_arcs, relax_and_append, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "BLOCK_THREADS", "CLUSTER", "INT32_MAX", "threshold",
            "adapt_delta"]
@@ -130,10 +130,7 @@ class CudaOps(CudaKernelTable):
             max_blocks=self.resident_blocks("nf_dense_round", T))
 
 
-class NumpyOps:
-    def __init__(self, executor):
-        self.ex = executor
-
+class NumpyOps(NumpyTwin):
     def _round(self, g, st, size, round_, parity, thr, track_pred, cutoff, inline=False):
         """One round on the host; returns (next size, near count, next minimum)."""
         cv, cd, nv, nd = buffers(st, parity)

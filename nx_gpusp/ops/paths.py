@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .base import CudaKernelTable, scalar
+from .base import CudaKernelTable, NumpyTwin, scalar
 
 __all__ = ["CudaOps", "NumpyOps"]
 
@@ -31,10 +31,7 @@ class CudaOps(CudaKernelTable):
         return bool(int(flag[0]))
 
 
-class NumpyOps:
-    def __init__(self, executor):
-        self.ex = executor
-
+class NumpyOps(NumpyTwin):
     def has_predecessor_cycle(self, pred):
         n = pred.size
         anc = np.where(pred < 0, np.arange(n, dtype=np.int32), pred)

@@ -3,8 +3,8 @@ NumPy twin, plus the ELL layout builder."""
 
 import numpy as np
 
-from ..solvers.sssp import distance_inf
-from .base import CudaKernelTable, scalar
+from ..graph import distance_inf
+from .base import CudaKernelTable, NumpyTwin, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "ell_layout"]
 
@@ -41,10 +41,7 @@ class CudaOps(CudaKernelTable):
             nxt, pred, scalar(track_pred, np.int32), scalar(cutoff, T), changed), dtype=T)
 
 
-class NumpyOps:
-    def __init__(self, executor):
-        self.ex = executor
-
+class NumpyOps(NumpyTwin):
     def _store(self, rows, tails, cand, prev, nxt, pred, track_pred, cutoff, changed):
         """Row-wise argmin of the candidates (first tail on ties), as the kernels store it."""
         inf = distance_inf(prev.dtype)

@@ -4,7 +4,7 @@ tight-arc pass, then tight-arc BFS for what it leaves) and its NumPy twin."""
 import numpy as np
 
 from ..graph import distance_inf
-from .base import BLOCK, CudaKernelTable, gather_arcs, scalar
+from .base import BLOCK, CudaKernelTable, NumpyTwin, gather_arcs, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "UNCLAIMED"]
 
@@ -26,10 +26,7 @@ class CudaOps(CudaKernelTable):
             next_frontier, next_size), dtype=dist.dtype)
 
 
-class NumpyOps:
-    def __init__(self, executor):
-        self.ex = executor
-
+class NumpyOps(NumpyTwin):
     def tight_arc_parents(self, g, dist, pred):
         """pred[v] = the last strictly closer tail of a tight arc into v, in arc order
         (the CUDA warps store any of them)."""

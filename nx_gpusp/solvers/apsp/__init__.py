@@ -3,7 +3,8 @@
 An all-pairs SSSP method ("all-pairs" problem) is a generator
 ``solver(ex, graph, sources, *, cutoff, want_pred, **options)`` yielding
 :class:`SourceBatch` chunks in source order, each sized to what the device can hold,
-so that callers stream results instead of holding n x n of them.
+so that callers stream results instead of holding n x n of them. The method modules are
+imported at the end of this file, which registers their methods.
 """
 
 from dataclasses import dataclass
@@ -42,3 +43,8 @@ def batch_size(ex, graph, count, entry_bytes, what, requested=None):
     else:
         fit = CPU_BATCH_ENTRIES // max(graph.n, 1)
     return max(1, min(count, fit))
+
+
+# the methods (after the shared pieces above, which they import)
+from . import (batched, batched_bfs, concurrent, dijkstra_per_thread,  # noqa: E402, F401
+               floyd_warshall, floyd_warshall_bodra, floyd_warshall_dpx, spmm)

@@ -13,7 +13,7 @@ negative from that source (single-source Bellman-Ford's verdict, see FrontierBat
 import networkx as nx
 import numpy as np
 
-from ...methods import Method, register
+from ...methods import method
 from ...ops.base import BLOCK
 from ..sssp import cutoff_value, distance_inf
 from . import BATCH_OPTION, SourceBatch, batch_size
@@ -117,6 +117,12 @@ def refuse_cyclic_rows(ex, pred):
             raise nx.NetworkXUnbounded("Negative cycle detected.")
 
 
+@method(name="batched-frontier", problem="all-pairs",
+        summary="B sources x n vertices frontier Bellman-Ford: one launch relaxes every "
+                "source's frontier; B from free device memory",
+        paper="APSP concurrent-kernels paper (many sources in flight), as one batched grid",
+        negative_weights=True,
+        options=BATCH_OPTION)
 def batched_frontier(ex, graph, sources, *, cutoff=None, want_pred=True, batch=None):
     refuse_negative_cycles(ex, graph)
     sources = np.asarray(sources, dtype=np.int64)
@@ -125,12 +131,3 @@ def batched_frontier(ex, graph, sources, *, cutoff=None, want_pred=True, batch=N
     for start in range(0, len(sources), b):
         yield FrontierBatch(ex, graph, sources[start:start + b], cutoff=cutoff,
                             want_pred=want_pred).run()
-
-
-register(Method(
-    name="batched-frontier", problem="all-pairs", solver="apsp.batched:batched_frontier",
-    summary="B sources x n vertices frontier Bellman-Ford: one launch relaxes every "
-            "source's frontier; B from free device memory",
-    paper="APSP concurrent-kernels paper (many sources in flight), as one batched grid",
-    negative_weights=True,
-    options=BATCH_OPTION))

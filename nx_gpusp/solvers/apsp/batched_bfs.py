@@ -17,7 +17,7 @@ Unweighted only: a graph with an arc weight other than 1 is refused with ValueEr
 
 import numpy as np
 
-from ...methods import Method, register
+from ...methods import method
 from ..sssp import distance_inf
 from ..sssp.bfs import depth_limit, require_unit_weights
 from . import SourceBatch, batch_size
@@ -99,6 +99,16 @@ class MultiSourceBFS:
         return SourceBatch(self.sources, self.dist, self.pred)
 
 
+@method(name="batched-bfs", problem="all-pairs",
+        summary="unweighted only: multi-source BFS, a bit per source (64 sources a word), "
+                "top-down or bottom-up per level; B from free device memory",
+        paper="Then et al., VLDB 2015, The More the Merrier (MS-BFS); Beamer et al. 2012 "
+              "direction choice",
+        unit_weights_only=True,
+        options={"batch": (None, "sources per batch (default: as many as free memory holds, "
+                                 "a multiple of 64)"),
+                 "alpha": (ALPHA, "bottom-up when frontier out-arcs > missing in-arcs / alpha"),
+                 "direction": ("auto", "'auto', or always 'top-down' / 'bottom-up'")})
 def batched_bfs(ex, graph, sources, *, cutoff=None, want_pred=True, batch=None,
                 alpha=ALPHA, direction="auto"):
     require_unit_weights(graph, "batched-bfs")
@@ -115,16 +125,3 @@ def batched_bfs(ex, graph, sources, *, cutoff=None, want_pred=True, batch=None,
     for start in range(0, len(sources), b):
         yield MultiSourceBFS(ex, graph, sources[start:start + b], cutoff=cutoff,
                              want_pred=want_pred, alpha=alpha, direction=direction).run()
-
-
-register(Method(
-    name="batched-bfs", problem="all-pairs", solver="apsp.batched_bfs:batched_bfs",
-    summary="unweighted only: multi-source BFS, a bit per source (64 sources a word), "
-            "top-down or bottom-up per level; B from free device memory",
-    paper="Then et al., VLDB 2015, The More the Merrier (MS-BFS); Beamer et al. 2012 "
-          "direction choice",
-    unit_weights_only=True,
-    options={"batch": (None, "sources per batch (default: as many as free memory holds, "
-                             "a multiple of 64)"),
-             "alpha": (ALPHA, "bottom-up when frontier out-arcs > missing in-arcs / alpha"),
-             "direction": ("auto", "'auto', or always 'top-down' / 'bottom-up'")}))

@@ -10,7 +10,7 @@ import contextlib
 
 import numpy as np
 
-from ...methods import Method, register
+from ...methods import method
 from . import SourceBatch
 from .batched import FrontierBatch
 from .potentials import refuse_negative_cycles
@@ -24,6 +24,13 @@ def _streams(ex, count):
     return [contextlib.nullcontext() for _ in range(count)]
 
 
+@method(name="apsp-concurrent", problem="all-pairs",
+        summary="one single-source frontier run per source, several sources as concurrent "
+                "kernels on separate CUDA streams",
+        paper="Ortega-Arranz et al. 2013, APSP with tuned concurrent kernels",
+        negative_weights=True,
+        options={"streams": (4, "sources in flight, one CUDA stream each"),
+                 "block_size": (96, "threads per block of the relaxation kernels")})
 def apsp_concurrent(ex, graph, sources, *, cutoff=None, want_pred=True, streams=4,
                     block_size=96):
     if streams < 1 or block_size < 1:
@@ -56,13 +63,3 @@ def apsp_concurrent(ex, graph, sources, *, cutoff=None, want_pred=True, streams=
         done = [run.finish() for run in runs]
         yield SourceBatch(group, xp.concatenate([r.dist for r in done]),
                           xp.concatenate([r.pred for r in done]) if want_pred else None)
-
-
-register(Method(
-    name="apsp-concurrent", problem="all-pairs", solver="apsp.concurrent:apsp_concurrent",
-    summary="one single-source frontier run per source, several sources as concurrent "
-            "kernels on separate CUDA streams",
-    paper="Ortega-Arranz et al. 2013, APSP with tuned concurrent kernels",
-    negative_weights=True,
-    options={"streams": (4, "sources in flight, one CUDA stream each"),
-             "block_size": (96, "threads per block of the relaxation kernels")}))

@@ -4,13 +4,18 @@ n x n matrix and does O(n^2) work per thread: a baseline for small graphs."""
 
 import numpy as np
 
-from ...methods import Method, register
+from ...methods import method
 from ..sssp import cutoff_value
 from . import SourceBatch, batch_size
 
 __all__ = ["dijkstra_per_thread"]
 
 
+@method(name="dijkstra-per-thread", problem="all-pairs",
+        summary="one thread per source, O(n) array-scan Dijkstra on the adjacency matrix "
+                "(small graphs)",
+        paper="Bodra & Khairnar 2025, all-pairs Dijkstra",
+        iterations_per_vertex=True)
 def dijkstra_per_thread(ex, graph, sources, *, cutoff=None, want_pred=True):
     dtype = graph.distance_dtype()
     w = graph.dense(ex, dtype)  # self-loops stay on the diagonal: harmless, w >= 0
@@ -22,12 +27,3 @@ def dijkstra_per_thread(ex, graph, sources, *, cutoff=None, want_pred=True):
         chunk = sources[start:start + b]
         dist, pred = ops.dijkstra_per_thread(w, ex.asarray(chunk.astype(np.int32)), cut, want_pred)
         yield SourceBatch(chunk, dist, pred)
-
-
-register(Method(
-    name="dijkstra-per-thread", problem="all-pairs",
-    solver="apsp.dijkstra_per_thread:dijkstra_per_thread",
-    summary="one thread per source, O(n) array-scan Dijkstra on the adjacency matrix "
-            "(small graphs)",
-    paper="Bodra & Khairnar 2025, all-pairs Dijkstra",
-    iterations_per_vertex=True))

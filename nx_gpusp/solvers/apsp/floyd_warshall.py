@@ -4,7 +4,7 @@ blocked "tiled with shared memory" method."""
 import networkx as nx
 import numpy as np
 
-from ...methods import Method, register
+from ...methods import method
 from .johnson import johnson_reweighting
 from .potentials import refuse_negative_cycles
 
@@ -83,15 +83,11 @@ def run_floyd_warshall(ex, graph, sweep, *, keep_negative_diagonal, predecessors
     return d, p
 
 
+@method(name="fw-tiled-shared", problem="floyd-warshall",
+        summary="blocked Floyd-Warshall, 32x32 tiles in shared memory, three phases per k-block",
+        paper="Bodra & Khairnar 2025, tiled with shared memory",
+        negative_weights=True)
 def blocked_floyd_warshall(ex, graph, *, keep_negative_diagonal, predecessors):
     return run_floyd_warshall(ex, graph, ex.ops("floyd_warshall").blocked_floyd_warshall,
                               keep_negative_diagonal=keep_negative_diagonal,
                               predecessors=predecessors)
-
-
-register(Method(
-    name="fw-tiled-shared", problem="floyd-warshall",
-    solver="apsp.floyd_warshall:blocked_floyd_warshall",
-    summary="blocked Floyd-Warshall, 32x32 tiles in shared memory, three phases per k-block",
-    paper="Bodra & Khairnar 2025, tiled with shared memory",
-    negative_weights=True))

@@ -2,7 +2,7 @@
 of a 2-D grid), per-edge with shared memory, per-vertex (one thread per row) and tiled
 (blocked, three phases per k-block, no shared memory)."""
 
-from ...methods import Method, register
+from ...methods import method
 from ...ops.floyd_warshall import arc_counts
 from ...ops.floyd_warshall_bodra import TILE
 from .floyd_warshall import run_floyd_warshall
@@ -10,7 +10,8 @@ from .floyd_warshall import run_floyd_warshall
 __all__ = ["fw_per_edge", "fw_per_edge_shared", "fw_per_vertex", "fw_tiled"]
 
 
-def _per_step(kernel):
+def _per_step(kernel, name, summary):
+    """The per-k sweep of kernel ``kernel`` (n launches), registered as method ``name``."""
     def solve(ex, graph, *, keep_negative_diagonal, predecessors):
         launch = getattr(ex.ops("floyd_warshall_bodra"), kernel)
 
@@ -23,14 +24,25 @@ def _per_step(kernel):
                                   predecessors=predecessors)
 
     solve.__name__ = kernel
-    return solve
+    return _bodra_method(name, summary)(solve)
 
 
-fw_per_edge = _per_step("fw_per_edge")
-fw_per_edge_shared = _per_step("fw_per_edge_shared")
-fw_per_vertex = _per_step("fw_per_vertex")
+def _bodra_method(name, summary):
+    return method(name=name, problem="floyd-warshall", summary=summary,
+                  paper=f"Bodra & Khairnar 2025, {name[3:]}", negative_weights=True)
 
 
+fw_per_edge = _per_step("fw_per_edge", "fw-per-edge",
+                        "one thread per (i, j), a 2-D grid launched once per k")
+fw_per_edge_shared = _per_step(
+    "fw_per_edge_shared", "fw-per-edge-shared",
+    "per-edge, with each row's d[i][k] (and row k) broadcast through shared memory")
+fw_per_vertex = _per_step("fw_per_vertex", "fw-per-vertex",
+                          "one thread per row i looping over j, launched once per k")
+
+
+@_bodra_method("fw-tiled",
+               "blocked Floyd-Warshall, 32x32 tiles, three phases per k-block, global memory only")
 def fw_tiled(ex, graph, *, keep_negative_diagonal, predecessors):
     ops = ex.ops("floyd_warshall_bodra")
 
@@ -42,15 +54,3 @@ def fw_tiled(ex, graph, *, keep_negative_diagonal, predecessors):
 
     return run_floyd_warshall(ex, graph, sweep, keep_negative_diagonal=keep_negative_diagonal,
                               predecessors=predecessors)
-
-
-for _name, _solver, _summary in (
-        ("fw-per-edge", "fw_per_edge", "one thread per (i, j), a 2-D grid launched once per k"),
-        ("fw-per-edge-shared", "fw_per_edge_shared",
-         "per-edge, with each row's d[i][k] (and row k) broadcast through shared memory"),
-        ("fw-per-vertex", "fw_per_vertex", "one thread per row i looping over j, launched once per k"),
-        ("fw-tiled", "fw_tiled",
-         "blocked Floyd-Warshall, 32x32 tiles, three phases per k-block, global memory only")):
-    register(Method(
-        name=_name, problem="floyd-warshall", solver=f"apsp.floyd_warshall_bodra:{_solver}",
-        summary=_summary, paper=f"Bodra & Khairnar 2025, {_name[3:]}", negative_weights=True))

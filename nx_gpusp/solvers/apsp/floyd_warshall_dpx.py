@@ -12,7 +12,7 @@ predecessors the simpler "fw-tiled-shared" kernels run instead (they track p[i][
 
 import numpy as np
 
-from ...methods import Method, register
+from ...methods import method
 from ...ops.floyd_warshall_dpx import LANES, tile_of
 from .floyd_warshall import (blocked_floyd_warshall, refuse_negative_diagonal, sweep_weights,
                              undo_potentials)
@@ -91,6 +91,14 @@ def padded_matrix(ex, graph, lane):
     return d
 
 
+@method(name="fw-dpx", problem="floyd-warshall",
+        summary="blocked Floyd-Warshall, register-tiled min-plus phases (128-tiles for 32-bit "
+                "distances), DPX add-min on int16x2/int32 distances where the path bound "
+                "allows, float32 for integral float weights whose sums stay exact",
+        paper="Bodra & Khairnar 2025 tiled variant; Hopper DPX (__viaddmin_s32, __viaddmin_s16x2)",
+        negative_weights=True,
+        options={"lane": ("auto", "distance storage: 'auto', 's16x2', 's32', 'f32', 'i64' or "
+                                  "'f64'")})
 def dpx_floyd_warshall(ex, graph, *, keep_negative_diagonal, predecessors, lane="auto"):
     if predecessors:
         return blocked_floyd_warshall(ex, graph, keep_negative_diagonal=keep_negative_diagonal,
@@ -111,14 +119,3 @@ def dpx_floyd_warshall(ex, graph, *, keep_negative_diagonal, predecessors, lane=
     undo_potentials(ex, d, h, graph.n)
     refuse_negative_diagonal(ex, d)
     return d, None
-
-
-register(Method(
-    name="fw-dpx", problem="floyd-warshall", solver="apsp.floyd_warshall_dpx:dpx_floyd_warshall",
-    summary="blocked Floyd-Warshall, register-tiled min-plus phases (128-tiles for 32-bit "
-            "distances), DPX add-min on int16x2/int32 distances where the path bound "
-            "allows, float32 for integral float weights whose sums stay exact",
-    paper="Bodra & Khairnar 2025 tiled variant; Hopper DPX (__viaddmin_s32, __viaddmin_s16x2)",
-    negative_weights=True,
-    options={"lane": ("auto", "distance storage: 'auto', 's16x2', 's32', 'f32', 'i64' or "
-                              "'f64'")}))

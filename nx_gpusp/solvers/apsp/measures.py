@@ -153,7 +153,7 @@ def iter_partials(ex, graph, sources, measure, options):
         mask = np.zeros(graph.n, dtype=bool)
         mask[np.asarray(columns, dtype=np.int64)] = True
         columns = ex.asarray(mask)
-    batches = method.load()(ex, graph, np.asarray(sources, dtype=np.int64), cutoff=None,
+    batches = method.solver(ex, graph, np.asarray(sources, dtype=np.int64), cutoff=None,
                             want_pred=False,
                             **method.check_options(options.get("method_options") or {}))
     for batch in batches:

@@ -23,7 +23,7 @@ from types import SimpleNamespace
 import networkx as nx
 import numpy as np
 
-from ...methods import Method, register
+from ...methods import method
 from ...ops.apsp_spmm import chunk_width
 from ..sssp import distance_inf
 from ..sssp.tree import complete_trees
@@ -101,6 +101,12 @@ def _entry_bytes(graph, dtype, want_pred):
     return dtype.itemsize + graph.distance_dtype().itemsize + (8 if want_pred else 0) + 1
 
 
+@method(name="batched-spmm", problem="all-pairs",
+        summary="min-plus SpMM Bellman-Ford: a vertex-major n x B block of sources, each "
+                "round pulling over in-arcs whose tail changed, coalesced and atomic-free",
+        paper="CUDA SSSP paper's SpMV Bellman-Ford widened to a block of sources (our own)",
+        negative_weights=True,
+        options=BATCH_OPTION)
 def batched_spmm(ex, graph, sources, *, cutoff=None, want_pred=True, batch=None):
     """Yields SourceBatch chunks. ``cutoff`` is applied by the caller (rows are masked
     where they exceed it), so the rounds ignore it."""
@@ -121,12 +127,3 @@ def batched_spmm(ex, graph, sources, *, cutoff=None, want_pred=True, batch=None)
         run = SpmmBatch(ex, graph, arcs, sources[start:start + b], dtype)
         run.run()
         yield run.result(want_pred)
-
-
-register(Method(
-    name="batched-spmm", problem="all-pairs", solver="apsp.spmm:batched_spmm",
-    summary="min-plus SpMM Bellman-Ford: a vertex-major n x B block of sources, each "
-            "round pulling over in-arcs whose tail changed, coalesced and atomic-free",
-    paper="CUDA SSSP paper's SpMV Bellman-Ford widened to a block of sources (our own)",
-    negative_weights=True,
-    options=BATCH_OPTION))

@@ -1,4 +1,5 @@
-"""Single-source shortest-path drivers, one module per method family."""
+"""Single-source shortest-path drivers, one module per method family (each imported at
+the end of this file, which registers its methods)."""
 
 import decimal
 import math
@@ -93,3 +94,8 @@ def check_negative_cycle(ex, pred):
     """Raise NetworkXUnbounded when the predecessor graph has a cycle (= negative cycle)."""
     if ex.ops("paths").has_predecessor_cycle(pred):
         raise nx.NetworkXUnbounded("Negative cycle detected.")
+
+
+# the method families (after the shared pieces above, which they import)
+from . import (bellman_ford, bf_queue, bfs, crauser, delta_stepping,  # noqa: E402, F401
+               dijkstra_reduction, frontier, harish, lbr, near_far, spmv)

@@ -34,7 +34,7 @@ under it).
 import networkx as nx
 import numpy as np
 
-from ...methods import Method, register
+from ...methods import method
 from . import SSSPResult, cutoff_value, check_negative_cycle, init_sources
 from .frontier import frontier_sssp
 
@@ -167,11 +167,24 @@ def bellman_ford_rounds(ex, graph, sources, ops, *, cutoff, want_pred, use_flags
                          early_exit=early_exit)
 
 
+PAPER = "Bodra & Khairnar 2025, Bellman-Ford on CSR"
+EARLY_EXIT = (False, "stop after a round that lowers nothing (the paper runs n - 1 rounds)")
+BLOCKS = (0, "grid size of the grid-stride kernels (0: 4 blocks per multiprocessor)")
+
+
+@method(name="bf-vertex", problem="sssp",
+        summary="Bellman-Ford, one thread per vertex, previous/current distance arrays",
+        paper=PAPER, negative_weights=True, options={"early_exit": EARLY_EXIT},
+        iterations_per_vertex=True)
 def bf_vertex_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, early_exit=False):
     return bellman_ford_rounds(ex, graph, sources, ex.ops("bellman_ford"), cutoff=cutoff,
                                want_pred=want_pred, use_flags=False, early_exit=early_exit)
 
 
+@method(name="bf-strided", problem="sssp",
+        summary="Bellman-Ford, grid-stride loop over vertices",
+        paper=PAPER, negative_weights=True,
+        options={"early_exit": EARLY_EXIT, "blocks": BLOCKS}, iterations_per_vertex=True)
 def bf_strided_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, early_exit=False,
                     blocks=0):
     ops = ex.ops("bellman_ford")
@@ -180,29 +193,12 @@ def bf_strided_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, early_ex
                                blocks=blocks or ops.default_blocks())
 
 
+@method(name="bf-flag", problem="sssp",
+        summary="Bellman-Ford, grid-stride, only vertices lowered in the previous round, "
+                "early exit",
+        paper=PAPER, negative_weights=True, options={"blocks": BLOCKS})
 def bf_flag_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, blocks=0):
     ops = ex.ops("bellman_ford")
     return bellman_ford_rounds(ex, graph, sources, ops, cutoff=cutoff, want_pred=want_pred,
                                use_flags=True, early_exit=True,
                                blocks=blocks or ops.default_blocks())
-
-
-PAPER = "Bodra & Khairnar 2025, Bellman-Ford on CSR"
-EARLY_EXIT = (False, "stop after a round that lowers nothing (the paper runs n - 1 rounds)")
-BLOCKS = (0, "grid size of the grid-stride kernels (0: 4 blocks per multiprocessor)")
-
-register(Method(
-    name="bf-vertex", problem="sssp", solver="sssp.bellman_ford:bf_vertex_sssp",
-    summary="Bellman-Ford, one thread per vertex, previous/current distance arrays",
-    paper=PAPER, negative_weights=True, options={"early_exit": EARLY_EXIT},
-    iterations_per_vertex=True))
-register(Method(
-    name="bf-strided", problem="sssp", solver="sssp.bellman_ford:bf_strided_sssp",
-    summary="Bellman-Ford, grid-stride loop over vertices",
-    paper=PAPER, negative_weights=True, options={"early_exit": EARLY_EXIT, "blocks": BLOCKS},
-    iterations_per_vertex=True))
-register(Method(
-    name="bf-flag", problem="sssp", solver="sssp.bellman_ford:bf_flag_sssp",
-    summary="Bellman-Ford, grid-stride, only vertices lowered in the previous round, "
-            "early exit",
-    paper=PAPER, negative_weights=True, options={"blocks": BLOCKS}))

@@ -27,13 +27,22 @@ distances concurrently, so no predecessor can be kept with its distance).
 
 import numpy as np
 
-from ...methods import Method, register
+from ...methods import method
 from . import SSSPResult
 from .bellman_ford import NegativeCycleGuard, refuse_cycles_before_overflow, round_state
 
 __all__ = ["bf_queue_sssp"]
 
 
+@method(name="bf-queue", problem="sssp",
+        summary="work-queue Bellman-Ford: circular queue of changed vertices, relaxed in "
+                "batches, optional SLF / LLL",
+        paper="CUDA SSSP paper (zh), Bellman-Ford queue with LLL and SLF",
+        negative_weights=True,
+        options={"slf": (False, "Small Label First: new vertices below the batch's mean label "
+                                "go to the queue's front, which is taken first"),
+                 "lll": (False, "Large Label Last: batch vertices above the batch's mean label "
+                                "go back to the tail")})
 def bf_queue_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, slf=False, lll=False):
     xp = ex.xp
     ops = ex.ops("bf_queue")
@@ -75,15 +84,3 @@ def bf_queue_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, slf=False,
     guard.finish()
     return SSSPResult(dist=dist, pred=None, sources=srcs.astype(np.int64), executor=ex,
                       stats={"rounds": rounds, "relaxations": int(relaxations[0])})
-
-
-register(Method(
-    name="bf-queue", problem="sssp", solver="sssp.bf_queue:bf_queue_sssp",
-    summary="work-queue Bellman-Ford: circular queue of changed vertices, relaxed in "
-            "batches, optional SLF / LLL",
-    paper="CUDA SSSP paper (zh), Bellman-Ford queue with LLL and SLF",
-    negative_weights=True,
-    options={"slf": (False, "Small Label First: new vertices below the batch's mean label "
-                            "go to the queue's front, which is taken first"),
-             "lll": (False, "Large Label Last: batch vertices above the batch's mean label "
-                            "go back to the tail")}))

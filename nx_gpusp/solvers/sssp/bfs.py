@@ -31,7 +31,7 @@ import math
 
 import numpy as np
 
-from ...methods import Method, register
+from ...methods import method
 from ...ops.bfs import (S_ARCS, S_FOUND, S_LEVEL, S_PARITY, S_SEEN_IN, S_SIZE, STATUS,
                         UNSEEN, chunk_capacity)
 from . import SSSPResult, distance_inf
@@ -196,6 +196,13 @@ def _check(graph, name, block_arcs):
         raise ValueError(f"gpusp {name}: block_arcs must be >= 0, got {block_arcs}")
 
 
+@method(name="top-down", problem="bfs",
+        summary="frontier-queue BFS: levels with few frontier arcs in one single-block launch, "
+                "larger ones one grid launch a level (thread/warp/block arc gathering)",
+        paper="Merrill, Garland & Grimshaw 2012, Scalable GPU Graph Traversal (queue, gathering)",
+        unit_weights_only=True,
+        options={"block_arcs": (BLOCK_ARCS, "frontier out-arcs up to which one block runs the "
+                                            "levels without returning to the host")})
 def top_down_bfs(ex, graph, sources, *, cutoff=None, want_pred=True, target=None,
                  block_arcs=BLOCK_ARCS):
     _check(graph, "top-down", block_arcs)
@@ -209,6 +216,18 @@ def top_down_bfs(ex, graph, sources, *, cutoff=None, want_pred=True, target=None
     return run.result()
 
 
+@method(name="direction-optimizing", problem="bfs",
+        summary="top-down levels while the frontier is small, bottom-up levels (unseen vertices "
+                "look for a frontier in-neighbour) while its arcs exceed the unexplored "
+                "in-arcs / alpha",
+        paper="Beamer, Asanovic & Patterson, SC 2012, Direction-Optimizing Breadth-First Search",
+        unit_weights_only=True,
+        options={"block_arcs": (BLOCK_ARCS, "frontier out-arcs up to which one block runs the "
+                                            "levels without returning to the host"),
+                 "alpha": (ALPHA, "go bottom-up when frontier out-arcs > unexplored in-arcs / "
+                                  "alpha"),
+                 "beta": (BETA, "back to top-down when the frontier shrinks below n / beta "
+                                "vertices")})
 def direction_optimizing_bfs(ex, graph, sources, *, cutoff=None, want_pred=True,
                              target=None, block_arcs=BLOCK_ARCS, alpha=ALPHA, beta=BETA):
     _check(graph, "direction-optimizing", block_arcs)
@@ -237,27 +256,3 @@ def direction_optimizing_bfs(ex, graph, sources, *, cutoff=None, want_pred=True,
         previous = run.size
         run.grid_level(bottom_up)
     return run.result()
-
-
-register(Method(
-    name="top-down", problem="bfs", solver="sssp.bfs:top_down_bfs",
-    summary="frontier-queue BFS: levels with few frontier arcs in one single-block launch, "
-            "larger ones one grid launch a level (thread/warp/block arc gathering)",
-    paper="Merrill, Garland & Grimshaw 2012, Scalable GPU Graph Traversal (queue, gathering)",
-    unit_weights_only=True,
-    options={"block_arcs": (BLOCK_ARCS, "frontier out-arcs up to which one block runs the "
-                                        "levels without returning to the host")}))
-
-register(Method(
-    name="direction-optimizing", problem="bfs", solver="sssp.bfs:direction_optimizing_bfs",
-    summary="top-down levels while the frontier is small, bottom-up levels (unseen vertices "
-            "look for a frontier in-neighbour) while its arcs exceed the unexplored "
-            "in-arcs / alpha",
-    paper="Beamer, Asanovic & Patterson, SC 2012, Direction-Optimizing Breadth-First Search",
-    unit_weights_only=True,
-    options={"block_arcs": (BLOCK_ARCS, "frontier out-arcs up to which one block runs the "
-                                        "levels without returning to the host"),
-             "alpha": (ALPHA, "go bottom-up when frontier out-arcs > unexplored in-arcs / "
-                              "alpha"),
-             "beta": (BETA, "back to top-down when the frontier shrinks below n / beta "
-                            "vertices")}))

@@ -19,7 +19,7 @@ layer's tight-arc tree.
 
 import numpy as np
 
-from ...methods import Method, register
+from ...methods import method
 from ...ops.base import BLOCK
 from . import SSSPResult, cutoff_value, distance_inf, init_sources
 
@@ -76,40 +76,39 @@ def settle_loop(ex, graph, sources, *, threshold, relax, cutoff=None, block_size
                       executor=ex, stats={"iterations": iterations})
 
 
-def variant(threshold, relax):
+PAPER = "Ortega-Arranz et al. 2013, Crauser-based GPU Dijkstra"
+OPTIONS = {"block_size": (BLOCK, BLOCK_SIZE_DOC)}
+
+
+def variant(name, threshold, relax, summary):
+    """The settle_loop of one threshold and relaxation, registered as method ``name``."""
     def solver(ex, graph, sources, *, cutoff=None, want_pred=True, block_size=BLOCK):
         return settle_loop(ex, graph, sources, threshold=threshold, relax=relax,
                            cutoff=cutoff, block_size=block_size)
     solver.__name__ = f"{threshold}_{relax}_sssp"
     solver.__doc__ = f"Crauser-family SSSP: {threshold} threshold, {relax} relaxation."
-    return solver
+    return method(name=name, problem="sssp", summary=summary, paper=PAPER,
+                  options=OPTIONS)(solver)
 
 
-crauser_sssp = variant("general", "push")
-crauser_economic_sssp = variant("economic", "push")
-martin_sssp = variant("martin", "push")
-crauser_pull_sssp = variant("general", "pull")
-crauser_economic_pull_sssp = variant("economic", "pull")
-martin_pull_sssp = variant("martin", "pull")
-crauser_dense_sssp = variant("general", "dense")
-
-PAPER = "Ortega-Arranz et al. 2013, Crauser-based GPU Dijkstra"
-OPTIONS = {"block_size": (BLOCK, BLOCK_SIZE_DOC)}
-for _name, _func, _summary in [
-    ("crauser", "crauser_sssp",
-     "Crauser general variant: settle d <= min(d + min out-weight), successor relax"),
-    ("crauser-economic", "crauser_economic_sssp",
-     "Crauser economic variant: threshold min(d) + global min weight, successor relax"),
-    ("martin", "martin_sssp",
-     "Martin et al.: settle every vertex at the minimum distance, successor relax"),
-    ("crauser-pull", "crauser_pull_sssp",
-     "Crauser general variant, predecessor relax (reverse CSR)"),
-    ("crauser-economic-pull", "crauser_economic_pull_sssp",
-     "Crauser economic variant, predecessor relax (reverse CSR)"),
-    ("martin-pull", "martin_pull_sssp",
-     "Martin et al. predecessor variant (reverse CSR)"),
-    ("crauser-dense", "crauser_dense_sssp",
-     "Crauser general variant on the dense n x n adjacency matrix (predecessor scan)"),
-]:
-    register(Method(name=_name, problem="sssp", solver=f"sssp.crauser:{_func}",
-                    summary=_summary, paper=PAPER, options=OPTIONS))
+crauser_sssp = variant(
+    "crauser", "general", "push",
+    "Crauser general variant: settle d <= min(d + min out-weight), successor relax")
+crauser_economic_sssp = variant(
+    "crauser-economic", "economic", "push",
+    "Crauser economic variant: threshold min(d) + global min weight, successor relax")
+martin_sssp = variant(
+    "martin", "martin", "push",
+    "Martin et al.: settle every vertex at the minimum distance, successor relax")
+crauser_pull_sssp = variant(
+    "crauser-pull", "general", "pull",
+    "Crauser general variant, predecessor relax (reverse CSR)")
+crauser_economic_pull_sssp = variant(
+    "crauser-economic-pull", "economic", "pull",
+    "Crauser economic variant, predecessor relax (reverse CSR)")
+martin_pull_sssp = variant(
+    "martin-pull", "martin", "pull",
+    "Martin et al. predecessor variant (reverse CSR)")
+crauser_dense_sssp = variant(
+    "crauser-dense", "general", "dense",
+    "Crauser general variant on the dense n x n adjacency matrix (predecessor scan)")

@@ -14,7 +14,7 @@ import numbers
 
 import numpy as np
 
-from ...methods import Method, register
+from ...methods import method
 from ...ops.delta_stepping import NO_BUCKET
 from . import SSSPResult, cutoff_value, init_sources
 
@@ -53,6 +53,12 @@ def bucket_width(graph, delta):
     return max(1, int(np.floor(value)))  # integer weights: w <= floor(delta) iff w <= delta
 
 
+@method(name="delta-stepping", problem="sssp",
+        summary="delta-stepping: light/heavy arcs, per-vertex bucket index array",
+        paper="Meyer & Sanders 2003; CUDA SSSP paper (Chinese), section 5",
+        options={"delta": (DEFAULT_DELTA, "bucket width: a positive number or a heuristic, "
+                                          "'median' (default) or 'mean' arc weight, or "
+                                          "'max-over-degree' (max weight / max out-degree)")})
 def delta_stepping_sssp(ex, graph, sources, *, cutoff=None, want_pred=True,
                         delta=DEFAULT_DELTA):
     xp = ex.xp
@@ -87,12 +93,3 @@ def delta_stepping_sssp(ex, graph, sources, *, cutoff=None, want_pred=True,
     return SSSPResult(dist=dist, pred=None, sources=np.unique(np.asarray(sources, dtype=np.int64)),
                       executor=ex, stats={"delta": width, "buckets": buckets,
                                           "light_phases": phases})
-
-
-register(Method(
-    name="delta-stepping", problem="sssp", solver="sssp.delta_stepping:delta_stepping_sssp",
-    summary="delta-stepping: light/heavy arcs, per-vertex bucket index array",
-    paper="Meyer & Sanders 2003; CUDA SSSP paper (Chinese), section 5",
-    options={"delta": (DEFAULT_DELTA, "bucket width: a positive number or a heuristic, "
-                                      "'median' (default) or 'mean' arc weight, or "
-                                      "'max-over-degree' (max weight / max out-degree)")}))

@@ -10,7 +10,7 @@ arcs included.
 
 import numpy as np
 
-from ...methods import Method, register
+from ...methods import method
 from ...ops.base import BLOCK
 from ...ops.dijkstra_reduction import partial_count
 from . import SSSPResult, cutoff_value, init_sources
@@ -21,6 +21,12 @@ __all__ = ["dijkstra_reduction_sssp"]
 CHECK_EVERY = 32
 
 
+@method(name="dijkstra-reduction", problem="sssp",
+        summary="classic Dijkstra, one vertex per iteration, ExtractMin as a parallel reduction",
+        paper="CUDA SSSP paper (Chinese), section 3.2 Reduction",
+        options={"block_size": (BLOCK, "CUDA threads per block of the reduction and relax "
+                                        "kernels (multiple of 32; the paper tuned 128..1024)")},
+        iterations_per_vertex=True)
 def dijkstra_reduction_sssp(ex, graph, sources, *, cutoff=None, want_pred=True,
                             block_size=BLOCK):
     block = check_block_size(block_size)
@@ -49,13 +55,3 @@ def dijkstra_reduction_sssp(ex, graph, sources, *, cutoff=None, want_pred=True,
     return SSSPResult(dist=dist, pred=pred if want_pred else None,
                       sources=np.unique(np.asarray(sources, dtype=np.int64)), executor=ex,
                       stats={"iterations": iterations})
-
-
-register(Method(
-    name="dijkstra-reduction", problem="sssp",
-    solver="sssp.dijkstra_reduction:dijkstra_reduction_sssp",
-    summary="classic Dijkstra, one vertex per iteration, ExtractMin as a parallel reduction",
-    paper="CUDA SSSP paper (Chinese), section 3.2 Reduction",
-    options={"block_size": (BLOCK, "CUDA threads per block of the reduction and relax "
-                                    "kernels (multiple of 32; the paper tuned 128..1024)")},
-    iterations_per_vertex=True))

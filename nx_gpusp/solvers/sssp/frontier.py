@@ -26,12 +26,17 @@ weights nothing beyond the cutoff can lead back under it).
 
 import numpy as np
 
-from ...methods import Method, register
+from ...methods import method
 from . import SSSPResult, cutoff_value, check_negative_cycle, init_sources
 
 __all__ = ["frontier_sssp"]
 
 
+@method(name="frontier", problem="sssp",
+        summary="frontier Bellman-Ford: compacted frontier list, snapshot relaxation, "
+                "predecessor tree and negative-cycle test on the device",
+        paper="CUDA SSSP paper (Bellman-Ford work queue); Crauser paper's frontier-list proposal",
+        negative_weights=True)
 def frontier_sssp(ex, graph, sources, *, cutoff=None, want_pred=True):
     xp = ex.xp
     ops = ex.ops("frontier")
@@ -79,12 +84,3 @@ def frontier_sssp(ex, graph, sources, *, cutoff=None, want_pred=True):
         check_negative_cycle(ex, pred)  # a rounding cycle that converged (see above)
     return SSSPResult(dist=dist, pred=pred if want_pred else None, sources=srcs.astype(np.int64),
                       executor=ex, stats={"rounds": rounds})
-
-
-
-register(Method(
-    name="frontier", problem="sssp", solver="sssp.frontier:frontier_sssp",
-    summary="frontier Bellman-Ford: compacted frontier list, snapshot relaxation, "
-            "predecessor tree and negative-cycle test on the device",
-    paper="CUDA SSSP paper (Bellman-Ford work queue); Crauser paper's frontier-list proposal",
-    negative_weights=True))

@@ -5,12 +5,17 @@ the host loops until nothing changed. Rounds, predecessors (snapshot rule, d bei
 snapshot) and the negative-cycle verdict are those of bellman_ford.jacobi_rounds.
 """
 
-from ...methods import Method, register
+from ...methods import method
 from .bellman_ford import jacobi_rounds, source_flags
 
 __all__ = ["harish_sssp"]
 
 
+@method(name="harish", problem="sssp",
+        summary="Harish & Narayanan: two kernels per iteration (relax flagged vertices into "
+                "up, then update d, flags and a host-visible changed flag)",
+        paper="Safari & Ebnenasir 2017 (baseline of Harish & Narayanan)",
+        negative_weights=True)
 def harish_sssp(ex, graph, sources, *, cutoff=None, want_pred=True):
     ops = ex.ops("harish")
     ex.require_bytes(graph.n * (2 * graph.distance_dtype().itemsize + 4 + 1),
@@ -26,11 +31,3 @@ def harish_sssp(ex, graph, sources, *, cutoff=None, want_pred=True):
         return d, up
 
     return jacobi_rounds(ex, graph, sources, iteration, cutoff=cutoff, want_pred=want_pred)
-
-
-register(Method(
-    name="harish", problem="sssp", solver="sssp.harish:harish_sssp",
-    summary="Harish & Narayanan: two kernels per iteration (relax flagged vertices into "
-            "up, then update d, flags and a host-visible changed flag)",
-    paper="Safari & Ebnenasir 2017 (baseline of Harish & Narayanan)",
-    negative_weights=True))

@@ -21,7 +21,7 @@ is None: concurrent waves cannot keep a predecessor together with its distance.
 
 import numpy as np
 
-from ...methods import Method, register
+from ...methods import method
 from ...ops.base import gather_arcs
 from ...ops.lbr import MAX_DEPTH
 from . import SSSPResult
@@ -46,6 +46,14 @@ def hop_depth(graph, sources):
     return max(depth, 0)
 
 
+@method(name="lbr", problem="sssp",
+        summary="locality-based relaxation: one kernel per iteration, depth-k relaxation "
+                "waves, two alternating flag arrays, blind launches before polling",
+        paper="Safari & Ebnenasir 2017", negative_weights=True,
+        options={"k": (4, f"hops of a relaxation wave (1..{MAX_DEPTH})"),
+                 "vertices_per_thread": (2, "consecutive vertices owned by one thread"),
+                 "launches": (None, "launches before the host starts polling (None: hop depth "
+                                    "of a BFS from the sources / k)")})
 def lbr_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, k=4, vertices_per_thread=2,
              launches=None):
     if not 1 <= k <= MAX_DEPTH:
@@ -83,14 +91,3 @@ def lbr_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, k=4, vertices_p
     guard.finish()
     return SSSPResult(dist=dist, pred=None, sources=srcs.astype(np.int64), executor=ex,
                       stats={"rounds": rounds, "blind_launches": min(launches, n)})
-
-
-register(Method(
-    name="lbr", problem="sssp", solver="sssp.lbr:lbr_sssp",
-    summary="locality-based relaxation: one kernel per iteration, depth-k relaxation "
-            "waves, two alternating flag arrays, blind launches before polling",
-    paper="Safari & Ebnenasir 2017", negative_weights=True,
-    options={"k": (4, f"hops of a relaxation wave (1..{MAX_DEPTH})"),
-             "vertices_per_thread": (2, "consecutive vertices owned by one thread"),
-             "launches": (None, "launches before the host starts polling (None: hop depth "
-                                "of a BFS from the sources / k)")}))

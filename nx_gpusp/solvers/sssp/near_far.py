@@ -55,7 +55,7 @@ from types import SimpleNamespace
 import networkx as nx
 import numpy as np
 
-from ...methods import Method, register
+from ...methods import method
 from ...ops.near_far import (BLOCK_THREADS, CLUSTER, CTL_PARITY, CTL_ROUND, CTL_SIZE,
                              CTL_SUB, CTL_TOTAL_NEAR, DENSE_BUCKETS, INT32_MAX, buffers)
 from . import SSSPResult, cutoff_value, check_negative_cycle, distance_inf
@@ -152,34 +152,124 @@ def _initial_delta(graph, dtype):
     return max(1, int(mean))
 
 
+@method(name="near-far", problem="sssp",
+        summary="near-far frontier with adaptive delta; many rounds per launch of a thread-"
+                "block cluster while the frontier is small, warp-cooperative multi-block "
+                "rounds when large, asynchronous int32 flag rounds once it holds a large "
+                "part of the graph",
+        paper="ours (near-far pile of Davidson et al. 2014 on the frontier engine's invariant)",
+        negative_weights=True,
+        tree_from_distances=True,
+        options={"delta": (None, "initial near-far width (default: mean |weight|); adapts"),
+                 "cluster": (None, "blocks of the team that runs small frontiers: 8 (a "
+                                   "thread-block cluster) or 1 (one block); default 8 on "
+                                   "GPUs with clusters (compute 9.0+), else 1"),
+                 "team_target": (None, "near entries per team round that delta adapts "
+                                       "towards (default: a quarter of the team's threads, "
+                                       "at least 1024)"),
+                 "block_cap": (None, "largest frontier run by the team launch (default: "
+                                     f"{CAP_PER_THREAD} per team thread)"),
+                 "grid_target": (GRID_TARGET, "near entries per multi-block round that delta "
+                                              "adapts towards"),
+                 "dense_fraction": (DENSE_FRACTION, "hand over to dense flag rounds above "
+                                                    "n / dense_fraction frontier entries "
+                                                    "(non-negative weights; 0: never)"),
+                 "inline": (True, "team rounds without predecessors (lengths only): a "
+                                  "vertex lowered below the round's threshold is relaxed "
+                                  "in the same round by its block (block sub-rounds)"),
+                 "dense_target": (DENSE_TARGET, "vertices relaxed per dense round that the "
+                                                "dense rounds' threshold aims at (0: no "
+                                                "threshold, every flagged vertex relaxes)")})
 def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None,
                   cluster=None, team_target=None, block_cap=None, grid_target=GRID_TARGET,
                   dense_fraction=DENSE_FRACTION, dense_target=DENSE_TARGET, inline=True):
-    xp = ex.xp
     ops = ex.ops("near_far")
     g = graph.on(ex)
     n = graph.n
     dtype = graph.distance_dtype()
     # + 6 bytes a vertex: the dense phase's two flag arrays and int32 distances
     ex.require_bytes(n * (3 * dtype.itemsize + 5 * 4 + 6), "near-far SSSP state")
-    negative = graph.has_negative_weights
-    track_pred = bool(want_pred or negative)
+    track_pred = bool(want_pred or graph.has_negative_weights)
     cut = cutoff_value(cutoff, dtype)
     srcs = np.unique(np.asarray(sources, dtype=np.int32))
+    # options are checked before anything is allocated
+    team = _team(ops, cluster)
+    _check_dense_target(dense_target)
+    refuse_cycles_before_overflow(ex, graph, sources)
+    st = _initial_state(ex, ops, n, dtype, srcs, _initial_step(graph, dtype, delta))
+    host_ctl = np.zeros(8, dtype=np.int32)
+    host_ctl[CTL_SIZE] = len(srcs)
+    guard = _CycleGuard(ex, graph, st.pred)
+    launches = 0
+    dense = _dense_ok(graph, dense_fraction)
+    team_target, block_cap = _team_sizes(team, team_target, block_cap)
+    while host_ctl[CTL_SIZE] > 0:
+        size = int(host_ctl[CTL_SIZE])
+        if size <= block_cap:
+            ops.block_rounds(g, st, block_cap, guard.max_rounds, track_pred, cut, team,
+                             team_target, bool(inline) and not track_pred)
+        else:
+            ops.grid_round(g, st, size, int(host_ctl[CTL_PARITY]), track_pred, cut,
+                           grid_target)
+        launches += 1
+        host_ctl = ex.to_host(st.ctl).copy()
+        if dense and int(host_ctl[CTL_SIZE]) * dense_fraction > n:
+            return _hand_over(ex, graph, st, host_ctl, srcs, cut, _stats(host_ctl, launches),
+                              dense_target)
+        if host_ctl[CTL_SIZE] > 0:
+            guard.after_launch(st, host_ctl)
+    pred = st.pred
+    if graph.has_negative_weights and dtype.kind == "f":
+        # rounding cycles: frontier_sssp's verdict (its order is not near-far's); where
+        # near-far's own predecessors went round such a cycle, the tight-arc tree is used
+        frontier_sssp(ex, graph, srcs, want_pred=False)
+        if want_pred and ex.ops("paths").has_predecessor_cycle(pred):
+            pred = None
+    return SSSPResult(dist=st.dist, pred=pred if want_pred else None,
+                      sources=srcs.astype(np.int64), executor=ex,
+                      stats=_stats(host_ctl, launches))
+
+
+def _team(ops, cluster):
+    """Blocks of the team launch: ``cluster``, or the device's default (1 or CLUSTER)."""
     team = ops.default_team() if cluster is None else cluster
-    if team not in (1, CLUSTER):  # options are checked before anything is allocated
+    if team not in (1, CLUSTER):
         raise ValueError(f"near-far: cluster must be 1 or {CLUSTER} blocks, got {cluster!r}")
+    return team
+
+
+def _team_sizes(team, team_target, block_cap):
+    """(team_target, block_cap): the options, or their defaults for a team of ``team``
+    blocks (a quarter of its threads, at least one block's; CAP_PER_THREAD entries a
+    thread)."""
+    if team_target is None:
+        team_target = max(BLOCK_THREADS, team * BLOCK_THREADS // 4)
+    if block_cap is None:
+        block_cap = CAP_PER_THREAD * team * BLOCK_THREADS
+    return team_target, block_cap
+
+
+def _check_dense_target(dense_target):
     if isinstance(dense_target, bool) or not isinstance(dense_target, (int, np.integer)) \
             or dense_target < 0:
         raise ValueError("near-far: dense_target must be a non-negative integer (vertices "
                          f"relaxed per dense round; 0: no threshold), got {dense_target!r}")
-    refuse_cycles_before_overflow(ex, graph, sources)
+
+
+def _initial_step(graph, dtype, delta):
+    """The first delta: the option (positive; integer graphs round it down, at least 1),
+    or the mean |weight|."""
     if delta is None:
-        step = _initial_delta(graph, dtype)
-    else:
-        if not delta > 0:
-            raise ValueError(f"near-far: delta must be positive, got {delta!r}")
-        step = delta if dtype.kind == "f" else max(1, int(delta))
+        return _initial_delta(graph, dtype)
+    if not delta > 0:
+        raise ValueError(f"near-far: delta must be positive, got {delta!r}")
+    return delta if dtype.kind == "f" else max(1, int(delta))
+
+
+def _initial_state(ex, ops, n, dtype, srcs, step):
+    """The device state of a run (distances, predecessors, stamps, both frontier
+    buffers, ctl and tctl), its frontier the sources."""
+    xp = ex.xp
     slots = max(n, 1)  # frontier entries (at least one: nf_init writes the first)
     st = SimpleNamespace(
         dist=xp.empty(n, dtype=dtype), pred=xp.empty(n, dtype=np.int32),
@@ -195,83 +285,37 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
         st.fv[: len(srcs)] = dev
         st.fd[: len(srcs)] = 0
         st.ctl[CTL_SIZE] = len(srcs)
-    dist, pred = st.dist, st.pred
-    host_ctl = np.zeros(8, dtype=np.int32)
-    host_ctl[CTL_SIZE] = len(srcs)
-    lower_bound = -(n - 1) * max(abs(graph.min_weight), abs(graph.max_weight)) if negative else None
-    next_check = 64
-    max_rounds = next_check if negative else 1 << 30
-    launches = 0
-    dense = _dense_ok(graph, dense_fraction)
-    if team_target is None:
-        team_target = max(BLOCK_THREADS, team * BLOCK_THREADS // 4)
-    if block_cap is None:
-        block_cap = CAP_PER_THREAD * team * BLOCK_THREADS
-    while host_ctl[CTL_SIZE] > 0:
-        size = int(host_ctl[CTL_SIZE])
-        if size <= block_cap:
-            ops.block_rounds(g, st, block_cap, max_rounds, track_pred, cut, team, team_target,
-                             bool(inline) and not track_pred)
-        else:
-            ops.grid_round(g, st, size, int(host_ctl[CTL_PARITY]), track_pred, cut,
-                           grid_target)
-        launches += 1
-        host_ctl = ex.to_host(st.ctl).copy()
-        if dense and int(host_ctl[CTL_SIZE]) * dense_fraction > n:
-            return _hand_over(ex, graph, st, host_ctl, srcs, cut, _stats(host_ctl, launches),
-                              dense_target)
-        if negative and host_ctl[CTL_SIZE] > 0:
-            host_tctl = ex.to_host(st.tctl).copy()
-            if host_tctl[0] < lower_bound:
-                raise nx.NetworkXUnbounded("Negative cycle detected.")
-            if host_ctl[CTL_ROUND] >= next_check:
-                check_negative_cycle(ex, pred)
-                next_check *= 2
-                max_rounds = next_check - int(host_ctl[CTL_ROUND])
-    if negative and dtype.kind == "f":
-        # rounding cycles: frontier_sssp's verdict (its order is not near-far's); where
-        # near-far's own predecessors went round such a cycle, the tight-arc tree is used
-        frontier_sssp(ex, graph, srcs, want_pred=False)
-        if want_pred and ex.ops("paths").has_predecessor_cycle(pred):
-            pred = None
-    return SSSPResult(dist=dist, pred=pred if want_pred else None,
-                      sources=srcs.astype(np.int64), executor=ex,
-                      stats=_stats(host_ctl, launches))
+    return st
+
+
+class _CycleGuard:
+    """The negative-cycle verdicts between launches (negative weights only): a frontier
+    minimum below -(n-1) * max|w| or a predecessor cycle, tested at doubling round
+    counts, raise NetworkXUnbounded; ``max_rounds`` bounds a team launch so that the
+    next test comes in time."""
+
+    def __init__(self, ex, graph, pred):
+        self.ex, self.pred = ex, pred
+        self.active = graph.has_negative_weights
+        self.lower_bound = (-(graph.n - 1) * max(abs(graph.min_weight), abs(graph.max_weight))
+                            if self.active else None)
+        self.next_check = 64
+        self.max_rounds = self.next_check if self.active else 1 << 30
+
+    def after_launch(self, st, host_ctl):
+        """Call after a launch that left a frontier (host_ctl: the control block)."""
+        if not self.active:
+            return
+        host_tctl = self.ex.to_host(st.tctl).copy()
+        if host_tctl[0] < self.lower_bound:
+            raise nx.NetworkXUnbounded("Negative cycle detected.")
+        if host_ctl[CTL_ROUND] >= self.next_check:
+            check_negative_cycle(self.ex, self.pred)
+            self.next_check *= 2
+            self.max_rounds = self.next_check - int(host_ctl[CTL_ROUND])
 
 
 def _stats(host_ctl, launches):
     return {"rounds": int(host_ctl[CTL_ROUND]), "launches": launches,
             "near_entries": int(host_ctl[CTL_TOTAL_NEAR]),
             "sub_rounds": int(host_ctl[CTL_SUB])}
-
-
-
-register(Method(
-    name="near-far", problem="sssp", solver="sssp.near_far:near_far_sssp",
-    summary="near-far frontier with adaptive delta; many rounds per launch of a thread-"
-            "block cluster while the frontier is small, warp-cooperative multi-block "
-            "rounds when large, asynchronous int32 flag rounds once it holds a large "
-            "part of the graph",
-    paper="ours (near-far pile of Davidson et al. 2014 on the frontier engine's invariant)",
-    negative_weights=True,
-    tree_from_distances=True,
-    options={"delta": (None, "initial near-far width (default: mean |weight|); adapts"),
-             "cluster": (None, "blocks of the team that runs small frontiers: 8 (a "
-                               "thread-block cluster) or 1 (one block); default 8 on "
-                               "GPUs with clusters (compute 9.0+), else 1"),
-             "team_target": (None, "near entries per team round that delta adapts "
-                                   "towards (default: a quarter of the team's threads, "
-                                   "at least 1024)"),
-             "block_cap": (None, "largest frontier run by the team launch (default: "
-                                 f"{CAP_PER_THREAD} per team thread)"),
-             "grid_target": (GRID_TARGET, "near entries per multi-block round that delta "
-                                          "adapts towards"),
-             "dense_fraction": (DENSE_FRACTION, "hand over to dense flag rounds above "
-                                                "n / dense_fraction frontier entries "
-                                                "(non-negative weights; 0: never)"),
-             "inline": (True, "team rounds without predecessors (lengths only): a "
-                              "vertex lowered below the round's threshold is relaxed "
-                              "in the same round by its block (block sub-rounds)"),
-             "dense_target": (DENSE_TARGET, "vertices relaxed per dense round that the "
-                                            "dense rounds' threshold aims at (0: no "
-                                            "threshold, every flagged vertex relaxes)")}))

@@ -16,12 +16,13 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ...methods import Method, register
+from ...methods import method
 from ...ops.spmv import ell_layout
 from .bellman_ford import jacobi_rounds
 
 __all__ = ["spmv_csr_sssp", "spmv_ell_sssp", "ell_on"]
 
+PAPER = "CUDA SSSP paper (zh), SpMV Bellman-Ford"
 _ELL = weakref.WeakKeyDictionary()  # CSRGraph -> {device name: ELL arrays}
 
 
@@ -55,6 +56,9 @@ def _minplus_rounds(ex, graph, sources, product, *, cutoff, want_pred):
     return jacobi_rounds(ex, graph, sources, round_, cutoff=cutoff, want_pred=want_pred)
 
 
+@method(name="spmv-csr", problem="sssp",
+        summary="Bellman-Ford as min-plus SpMV over the reverse CSR (one thread per row)",
+        paper=PAPER, negative_weights=True)
 def spmv_csr_sssp(ex, graph, sources, *, cutoff=None, want_pred=True):
     ops = ex.ops("spmv")
     rg = graph.reverse.on(ex)
@@ -62,19 +66,11 @@ def spmv_csr_sssp(ex, graph, sources, *, cutoff=None, want_pred=True):
                            cutoff=cutoff, want_pred=want_pred)
 
 
+@method(name="spmv-ell", problem="sssp",
+        summary="Bellman-Ford as min-plus SpMV in ELL format (padded rows, column-major)",
+        paper=PAPER, negative_weights=True)
 def spmv_ell_sssp(ex, graph, sources, *, cutoff=None, want_pred=True):
     ops = ex.ops("spmv")
     ell = ell_on(ex, graph)
     return _minplus_rounds(ex, graph, sources, lambda *a: ops.ell_minplus(ell, *a),
                            cutoff=cutoff, want_pred=want_pred)
-
-
-PAPER = "CUDA SSSP paper (zh), SpMV Bellman-Ford"
-register(Method(
-    name="spmv-csr", problem="sssp", solver="sssp.spmv:spmv_csr_sssp",
-    summary="Bellman-Ford as min-plus SpMV over the reverse CSR (one thread per row)",
-    paper=PAPER, negative_weights=True))
-register(Method(
-    name="spmv-ell", problem="sssp", solver="sssp.spmv:spmv_ell_sssp",
-    summary="Bellman-Ford as min-plus SpMV in ELL format (padded rows, column-major)",
-    paper=PAPER, negative_weights=True))

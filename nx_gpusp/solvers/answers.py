@@ -1,0 +1,108 @@
+"""A chosen method run on a graph, its answer brought to the host: the one place where the
+NetworkX-facing functions (nx_gpusp.algorithms, which parse arguments, pick the method
+and shape the result) meet device arrays.
+
+- ``sssp`` and ``bfs``: one single- or multi-source search as a HostSSSP (a tree from
+  the final distances where the method keeps none, nx_gpusp.solvers.sssp.tree);
+- ``floyd_warshall`` and the host forms of its matrices (``floyd_warshall_matrix``,
+  ``distance_matrix``, ``predecessor_matrix``, ``floyd_warshall_rows``);
+- ``tight_arcs``: the tight-arc DAG of a search's final distances.
+"""
+
+import numpy as np
+
+from ..graph import float_distances
+from ..results import (HostSSSP, TightArcs, distance_order, narrowest_distances,
+                       rows_to_host, to_host)
+from .sssp import mask_beyond_cutoff
+from .sssp.bfs import distances_from_levels
+from .sssp.tight_arcs import tight_arc_dag
+from .sssp.tree import shortest_path_tree
+
+__all__ = ["sssp", "bfs", "floyd_warshall", "floyd_warshall_matrix", "distance_matrix",
+           "predecessor_matrix", "floyd_warshall_rows", "fits_floyd_warshall",
+           "tight_arcs", "HOST_CHUNK_BYTES", "DENSE_FRACTION"]
+
+# Floyd-Warshall's n^3 dense min-plus steps beat ~n*m scattered relaxations from about
+# this density on (and its matrix must fit in half the free memory).
+DENSE_FRACTION = 1 / 64
+HOST_CHUNK_BYTES = 64 << 20  # distance rows copied to the host at a time
+
+
+def sssp(ex, graph, method, sources, *, options, cutoff=None, want_pred=True):
+    """HostSSSP of the "sssp" Method ``method`` (``options`` checked) from ``sources``
+    (vertex indices). Paths come from the method's own predecessors, or from the tight-arc
+    tree of its distances where it keeps none or prefers that tree."""
+    own_pred = want_pred and not (method.tree_from_distances and not graph.has_negative_weights)
+    result = method.solver(ex, graph, sources, cutoff=cutoff, want_pred=own_pred, **options)
+    if want_pred and result.pred is None:
+        result.pred = shortest_path_tree(ex, graph, result.dist, result.sources)
+    result.dist = mask_beyond_cutoff(ex, result.dist, result.sources, cutoff)
+    return to_host(graph, result)
+
+
+def bfs(ex, graph, method, sources, *, options, depth=None, want_pred=True, target=None):
+    """HostSSSP (int64 hop counts) of the "bfs" Method ``method`` from ``sources``: levels
+    up to ``depth``, stopping after the level that reaches the index ``target``."""
+    result = method.solver(ex, graph, sources, cutoff=depth, want_pred=want_pred,
+                           target=target, **options)
+    order = None
+    if ex.is_cuda:  # the level order, sorted on the device (see results.to_host)
+        order = ex.to_host(distance_order(ex.xp, result.dist))  # UNSEEN: int32's maximum
+    dist = distances_from_levels(ex.to_host(result.dist))  # int32 over the bus
+    pred = ex.to_host(result.pred) if want_pred else None
+    return HostSSSP(graph, dist, pred, result.sources, order=order)
+
+
+def floyd_warshall(ex, graph, method, *, options, keep_negative_diagonal, predecessors):
+    """(distance matrix, predecessor matrix or None) of the "floyd-warshall" Method
+    ``method``, on the executor's device."""
+    return method.solver(ex, graph, keep_negative_diagonal=keep_negative_diagonal,
+                         predecessors=predecessors, **options)
+
+
+def floyd_warshall_matrix(ex, d, perm=None):
+    """The host float matrix of ``d`` (floyd_warshall_numpy's answer), rows and columns
+    in the order of the vertex indices ``perm`` (None: vertex order); converted and
+    permuted on the device, so one n x n transfer carries the final matrix."""
+    d = float_distances(d)
+    if perm is not None:
+        perm = ex.asarray(perm)
+        d = d[perm[:, None], perm[None, :]]
+    return ex.to_host(d)
+
+
+def distance_matrix(ex, d):
+    """The host copy of the distance matrix ``d``, narrowed on the device."""
+    return ex.to_host(narrowest_distances(ex.xp, d))
+
+
+def predecessor_matrix(ex, p):
+    """(host predecessor matrix, host mask of the rows with at least one entry)."""
+    return ex.to_host(p), ex.to_host((p >= 0).any(axis=1))
+
+
+def floyd_warshall_rows(ex, graph, method, options, cutoff):
+    """(vertex index, HostSSSP) of every row of the "floyd-warshall" Method's lengths, in
+    vertex order, copied to the host HOST_CHUNK_BYTES of rows at a time."""
+    d, _ = floyd_warshall(ex, graph, method, options=options, keep_negative_diagonal=False,
+                          predecessors=False)
+    rows = max(1, HOST_CHUNK_BYTES // max(1, graph.n * d.dtype.itemsize))
+    for start in range(0, graph.n, rows):
+        block = d[start:start + rows]
+        dist, _ = rows_to_host(ex, block, None, cutoff, np.arange(start, start + len(block)))
+        for k, row in enumerate(dist):
+            yield start + k, HostSSSP(graph, row, None, np.array([start + k]))
+
+
+def fits_floyd_warshall(ex, graph):
+    """Whether Floyd-Warshall should answer the all-pairs lengths of ``graph``: at least
+    DENSE_FRACTION * n^2 arcs, and its n x n matrix fits in the free device memory."""
+    n = graph.n
+    return n > 0 and graph.m >= DENSE_FRACTION * n * n and 16 * n * n <= ex.free_bytes()
+
+
+def tight_arcs(ex, graph, host):
+    """The TightArcs of a HostSSSP's final distances (the DAG built on the device)."""
+    indptr, tails = tight_arc_dag(ex, graph, ex.asarray(host.dist))
+    return TightArcs(graph, host.dist, indptr, tails, host.sources)
