@@ -236,9 +236,13 @@ def dijkstra_predecessor_and_distance(G, source, cutoff=None, weight="weight", *
 
 def _single_node_bellman_ford(graph, source):
     """(node index, True when G has one node: NetworkX then returns the source alone)
-    after NetworkX's checks: the source, then negative self-loops anywhere."""
+    after NetworkX's checks: the source, then negative self-loops anywhere (these two
+    functions refuse one even where the source cannot reach it; the other Bellman-Ford
+    functions only a reachable one, run_sssp's check)."""
     s = node_index(graph, source, f"Node {source} is not found in the graph")
     check_weights(graph, "bellman-ford")
+    if graph.has_negative_self_loop:
+        raise nx.NetworkXUnbounded("Negative cycle detected.")
     return s, graph.n == 1
 
 
