@@ -8,7 +8,7 @@ from ..convert import refuse_hidden_edges
 from ..dispatch import networkx_algorithm
 from ..executor import get_executor
 from ..graph import CSRGraph
-from ..results import (DistanceMap, PredecessorListMap, TightArcs, TreePredecessorMap,
+from ..results import (PredecessorListMap, TightArcs, TreePredecessorMap,
                        sources_first)
 from ..solvers.sssp.negative_cycle import negative_cycle
 from ..solvers.sssp.tight_arcs import tight_arc_dag
@@ -217,7 +217,7 @@ def predecessors_and_distances(graph, host):
     """(pred, dist) mappings of one search: NetworkX's ``*_predecessor_and_distance``."""
     order = sources_first(host.dist, host.sources, host.order)
     return (PredecessorListMap(tight_arcs(graph, host), order),
-            DistanceMap(graph, host.dist, order))
+            host.lengths(order))
 
 
 @networkx_algorithm(**_policy)
@@ -274,7 +274,7 @@ def goldberg_radzik(G, source, weight="weight", *, method=None, **options):
                     want_pred=True)
     order = sources_first(host.dist, host.sources, host.order)
     return (TreePredecessorMap(graph, host.dist, host.pred, order),
-            DistanceMap(graph, host.dist, order))
+            host.lengths(order))
 
 
 @networkx_algorithm(**_policy)
