@@ -18,6 +18,8 @@ def wiener_index(G, weight=None, *, method=None, **options):
         raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
     if not graph.connected:
         return float("inf")
+    if graph.n == 1:  # NetworkX's sum of the source's int 0 (halved when undirected)
+        return 0 if graph.directed else 0 / 2
     stats = statistics(graph, np.arange(graph.n, dtype=np.int64), ("sum",), method=method,
                        options=options, what="wiener_index")
     total = sum(stats.rows["sum"].tolist())
