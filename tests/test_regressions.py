@@ -516,3 +516,79 @@ def test_hostile_result_number_types_are_networkx_types(device, case):
     assert _types(nx.floyd_warshall(H, weight=None, **GP)) == \
         _types(nx.floyd_warshall(H, weight=None))
     assert _types(nx.shortest_path_length(H, 0, **GP)) == _types(nx.shortest_path_length(H, 0))
+
+
+# -- found by tests/test_fuzz.py on every dispatched function ------------------------------
+def test_fuzz_has_path_without_a_source_or_a_target(device):
+    """NetworkX's has_path asks shortest_path(G, source, target), which without a source
+    or a target answers for every node: True once the node given is in G."""
+    G = nx.DiGraph([(0, 1)])
+    G.add_node(5)
+    for source, target in [(0, None), (None, 1), (None, None), (5, None), (None, 0)]:
+        assert nx.has_path(G, source, target, **GP) is nx.has_path(G, source, target) is True
+    for source, target in [(99, None), (None, 99)]:
+        for kw in ({}, GP):
+            with pytest.raises(nx.NodeNotFound):
+                nx.has_path(G, source, target, **kw)
+    assert nx.has_path(G, 0, 5, **GP) is nx.has_path(G, 0, 5) is False
+
+
+def test_fuzz_predecessor_functions_carry_networkx_number_types(device):
+    """The distances of the *_predecessor_and_distance functions and goldberg_radzik: the
+    source's int 0 on float weights, ints along int paths (they came back as floats)."""
+    G = nx.DiGraph([(0, 0, {"weight": 0.0}), (0, 1, {"weight": 2}), (1, 2, {"weight": 1.5})])
+    for func in (nx.dijkstra_predecessor_and_distance, nx.bellman_ford_predecessor_and_distance,
+                 nx.goldberg_radzik):
+        assert _types(func(G, 0, **GP)[1]) == _types(func(G, 0)[1]) == \
+            {0: (0, "int"), 1: (2, "int"), 2: (3.5, "float")}
+
+
+def test_fuzz_all_shortest_paths_bellman_ford_reads_its_predecessor_lists(device):
+    """NetworkX's all_shortest_paths family with method="bellman-ford" walks
+    bellman_ford_predecessor_and_distance's lists: one node is the source alone (a
+    zero-weight self-loop gives it no second path), and a negative self-loop anywhere is
+    unbounded (gpusp answered both from its own search)."""
+    G = nx.Graph([(0, 0, {"weight": 0})])
+    kw = {"weight": "weight", "method": "bellman-ford"}
+    for backend in ({}, GP):
+        assert dict(nx.single_source_all_shortest_paths(G, 0, **kw, **backend)) == {0: [[0]]}
+        assert {u: dict(row) for u, row in
+                nx.all_pairs_all_shortest_paths(G, **kw, **backend)} == {0: {0: [[0]]}}
+        assert list(nx.all_shortest_paths(G, 0, 0, **kw, **backend)) == [[0]]
+    G = nx.Graph([(0, 1, {"weight": 1})])
+    G.add_edge(5, 5, weight=-1)
+    for backend in ({}, GP):
+        with pytest.raises(nx.NetworkXUnbounded):
+            dict(nx.single_source_all_shortest_paths(G, 0, **kw, **backend))
+        with pytest.raises(nx.NetworkXUnbounded):
+            list(nx.all_shortest_paths(G, 0, 1, **kw, **backend))
+        with pytest.raises(nx.NetworkXUnbounded):
+            dict(nx.all_pairs_all_shortest_paths(G, **kw, **backend))
+
+
+def test_fuzz_distance_measures_refuse_negative_weights_before_connectivity(device):
+    """NetworkX's eccentricity family and barycenter find a disconnected graph by
+    searching, and its Dijkstra can meet a negative weight first (ValueError); gpusp's
+    Dijkstra refuses every negative weight, so that error comes first (it answered
+    that the graph was disconnected)."""
+    G = nx.Graph([(0, 0, {"weight": -1})])
+    G.add_node(1)
+    for func in (nx.eccentricity, nx.diameter, nx.radius, nx.center, nx.periphery,
+                 nx.barycenter):
+        for backend in ({}, GP):
+            with pytest.raises(ValueError):
+                func(G, weight="weight", **backend)
+    for backend in ({}, GP):
+        with pytest.raises(ValueError):
+            nx.diameter(G, weight="weight", usebounds=True, **backend)
+
+
+@pytest.mark.parametrize("cls", [nx.Graph, nx.DiGraph])
+def test_fuzz_measures_of_zero_distances_carry_networkx_number_types(device, cls):
+    """An eccentricity of 0 is the source's int 0 in NetworkX (the max of its distances
+    keeps the first of equal ones), and wiener_index of one node its int 0 (halved when
+    undirected); float weights gave 0.0."""
+    for edges in ([(0, 0, 0.0)], [(0, 1, 0.0), (1, 0, 0.0)], [(0, 1, 0.0), (1, 0, 1.5)]):
+        G = cls([(u, v, {"weight": w}) for u, v, w in edges])
+        for func in (nx.eccentricity, nx.diameter, nx.radius, nx.wiener_index):
+            assert _types(func(G, weight="weight", **GP)) == _types(func(G, weight="weight"))
