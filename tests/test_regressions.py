@@ -592,3 +592,7 @@ def test_fuzz_measures_of_zero_distances_carry_networkx_number_types(device, cls
         G = cls([(u, v, {"weight": w}) for u, v, w in edges])
         for func in (nx.eccentricity, nx.diameter, nx.radius, nx.wiener_index):
             assert _types(func(G, weight="weight", **GP)) == _types(func(G, weight="weight"))
+    G = cls([(0, 0, {"weight": -1})])  # ... after the weights' errors
+    for backend in ({}, GP):
+        with pytest.raises(ValueError):
+            nx.wiener_index(G, weight="weight", **backend)
