@@ -596,3 +596,20 @@ def test_fuzz_measures_of_zero_distances_carry_networkx_number_types(device, cls
     for backend in ({}, GP):
         with pytest.raises(ValueError):
             nx.wiener_index(G, weight="weight", **backend)
+
+
+def test_fuzz_delta_stepping_far_bucket_is_the_kernels(device):
+    """d / delta beyond int64 (1e300 / 1e-10, or inf) is bucket NO_BUCKET - 1, as the
+    kernel computes it in int64; the twin computed it as a float (2**63), whose cast to
+    int64 gave int64's minimum: a bucket before every other (a RuntimeWarning in the
+    fuzz run)."""
+    from nx_gpusp.ops.delta_stepping import NO_BUCKET, bucket_of
+
+    with np.errstate(all="raise"):
+        got = bucket_of(np.array([1.0, 1e300, np.inf, 0.0]), 1e-10)
+    assert got.tolist() == [10**10, NO_BUCKET - 1, NO_BUCKET - 1, 0]
+    G = nx.DiGraph([(0, 1, {"weight": 1e-10}), (0, 2, {"weight": 1e300}),
+                    (2, 3, {"weight": 1.0}), (1, 3, {"weight": 2e300})])
+    assert nx.single_source_dijkstra_path_length(G, 0, method="delta-stepping", delta=1e-10,
+                                                 **GP) == \
+        nx.single_source_dijkstra_path_length(G, 0)
