@@ -282,8 +282,15 @@ def _run(call, G, backend):
         kwargs["backend"] = "gpusp"
         if call.method is not None:
             kwargs["method"] = call.method
-    elif "method" in kwargs:  # a gpusp method name: NetworkX's equivalent
-        kwargs["method"] = _networkx_method(kwargs["method"], call.weight)
+    else:
+        if "method" in kwargs:  # a gpusp method name: NetworkX's equivalent
+            kwargs["method"] = _networkx_method(kwargs["method"], call.weight)
+        if kwargs.get("usebounds") and \
+                any(isinstance(w, float) for w in _weights_used(G, call.weight)):
+            # README (all-pairs measures, usebounds): gpusp computes every eccentricity;
+            # NetworkX's bounding search adds and subtracts float distances (its bounds
+            # round, and it can loop forever): NetworkX without it is the reference
+            kwargs["usebounds"] = False
     try:
         out = getattr(nx, call.name)(G, **kwargs)
         if inspect.isgenerator(out):  # (node, value) pairs, or paths (all_shortest_paths)
@@ -389,8 +396,9 @@ class Checker:
         finite = [abs(w) for w in _weights_used(G, call.weight)
                   if isinstance(w, (int, float)) and math.isfinite(w)]
         self.scale = float(sum(finite))
-        # ints and floats mixed (Floyd-Warshall: a missing weight is 1.0): NetworkX's type
-        # follows the path it found, which may be another of equally short ones
+        # ints and floats mixed (Floyd-Warshall: a missing weight is 1.0). README
+        # (number types): NetworkX's type follows the path it found, which may be
+        # another of equally short ones, and the all-pairs measures give floats there
         used = _weights_used(G, call.weight)
         if "floyd_warshall" in call.name:
             used += [1.0 for u, v, d in G.edges(data=True)
@@ -452,6 +460,8 @@ class Checker:
                     (where, got)
             return
         if isinstance(exp, dict):
+            # README (Results, unweighted): keys in non-decreasing distance, ties and a
+            # BFS level's nodes in node order (NetworkX's: its queue's): not compared
             assert isinstance(got, Mapping), (where, type(got))
             assert set(got) == set(exp), (where, set(got) ^ set(exp))
             for key, value in exp.items():
@@ -467,6 +477,9 @@ class Checker:
         raise AssertionError(f"{where}: no comparison for {type(exp).__name__}")
 
     def path(self, got, exp, where, start):
+        """README (unweighted, predecessor lists): a shortest path, not always the one
+        NetworkX picks among equals (tie-breaking; the path bidirectional searches meet
+        on): compared by its length."""
         assert isinstance(got, list) and got, (where, got)
         if start is not None:
             assert got[0] in start or got[-1] in start, (where, got, start)
