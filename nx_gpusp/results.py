@@ -520,10 +520,12 @@ class HostSSSP:
             ints_at(value, [0])
         return value[0]
 
-    def lengths(self):
-        """{label: distance} of the reached nodes, in non-decreasing distance order."""
+    def lengths(self, order=None):
+        """{label: distance} of the reached nodes, in non-decreasing distance order
+        (``order``: these vertex indices, in this order, instead)."""
         ints = self._ints if self.dist.dtype.kind == "f" else None
-        return DistanceMap(self.graph, self.dist, self.order, ints=ints)
+        return DistanceMap(self.graph, self.dist, self.order if order is None else order,
+                           ints=ints)
 
     def path(self, idx):
         """Labels from a source to ``idx`` along the predecessor tree."""

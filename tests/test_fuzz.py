@@ -1,15 +1,18 @@
 """Differential fuzzing against NetworkX: every function gpusp dispatches (enumerated from
 nx_gpusp.dispatch.IMPLEMENTATIONS, so a new function is fuzzed without editing this
-file) x every applicable ``method=`` (nx_gpusp.methods.methods_for) on small random
-graphs of every kind (directed or not, multigraphs, self-loops, disconnected parts;
+file) x every method it takes (the methods of its problems in nx_gpusp.methods'
+registry, see _problems and _methods; NetworkX's own names where the function has
+NetworkX's ``method`` parameter; hop-count-only methods on unweighted calls) on small
+random graphs of every kind (directed or not, multigraphs, self-loops, disconnected parts;
 zero, negative, integer, float, mixed, missing and huge weights; node labels that are
 ints, shifted ints, strings, tuples or a mix, and sources given as 1.0 or True),
 compared with NetworkX's own answer: the same values (floats to 1e-9 relative) of the
 same number types, the same keys, valid paths of the right length, the same exception
 type.
 
-The default run is short (a fixed number of derandomised examples per function, for
-CI). The long run, with many random examples per function:
+The default run is short, for CI: a few derandomised examples of each method of each
+function, then a fixed number with any method. The long run, with many random examples
+per function (each drawing its method):
 
     python -m pytest -m slow tests/test_fuzz.py
 
@@ -21,6 +24,7 @@ Where gpusp differs from NetworkX on purpose, ``_allowed`` says so and why.
 """
 
 import inspect
+from collections import Counter
 from collections.abc import Mapping
 import math
 import os
@@ -33,12 +37,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nx_gpusp.algorithms.common import family_of
+import nx_gpusp.algorithms  # noqa: F401  (registers every dispatched function)
+import nx_gpusp.solvers  # noqa: F401  (registers every method)
 from nx_gpusp.dispatch import IMPLEMENTATIONS
-from nx_gpusp.methods import methods_for
+from nx_gpusp.methods import METHODS, get_method, methods_for
 
 FUNCTIONS = sorted(IMPLEMENTATIONS)
 SHORT_EXAMPLES = 25
+PER_METHOD_EXAMPLES = 4  # the short run: each method of each function
 LONG_EXAMPLES = int(os.environ.get("NX_GPUSP_FUZZ_EXAMPLES", "2000"))
 
 # -- graphs --------------------------------------------------------------------------------
@@ -120,58 +126,153 @@ def _node(draw, G):
 @dataclass
 class Call:
     name: str
-    args: dict  # NetworkX's arguments (shortest_path*'s own method= among them)
+    args: dict  # NetworkX's arguments (its own method= among them, maybe a gpusp name)
     method: object  # gpusp's method= (None: automatic)
-    weight: object = "weight"
+    weight: object = "weight"  # the weight attribute the call reads (None: hop counts)
 
 
-def _draw_call(draw, name, G):
+# -- the methods each function takes ---------------------------------------------------
+# the functions that search hop counts (no weight parameter)
+UNWEIGHTED = {"single_source_shortest_path", "single_source_shortest_path_length",
+              "single_target_shortest_path", "single_target_shortest_path_length",
+              "bidirectional_shortest_path", "predecessor", "has_path",
+              "all_pairs_shortest_path", "all_pairs_shortest_path_length",
+              "global_efficiency"}
+# the all-pairs measures: batched searches of "all-pairs" methods
+MEASURES = {"closeness_centrality", "harmonic_centrality", "eccentricity", "diameter",
+            "radius", "center", "periphery", "barycenter", "wiener_index",
+            "global_efficiency", "average_shortest_path_length"}
+# NetworkX's own names of its `method` parameter (gpusp takes its method names there too)
+NETWORKX_METHODS = {
+    "average_shortest_path_length": [None, "unweighted", "dijkstra", "bellman-ford",
+                                     "floyd-warshall", "floyd-warshall-numpy"],
+    **{name: ["dijkstra", "bellman-ford", "unweighted"] for name in (
+        "shortest_path", "shortest_path_length", "all_shortest_paths",
+        "single_source_all_shortest_paths", "all_pairs_all_shortest_paths")},
+}
+# functions with Bellman-Ford semantics (negative weights are theirs to take)
+NEGATIVE = {"negative_edge_cycle", "goldberg_radzik"}
+
+
+def _problems(name):
+    """The method registry's problems whose methods ``name`` takes (nx_gpusp.methods)."""
+    if name in MEASURES or name == "johnson":
+        return ["all-pairs"]
+    if name in NETWORKX_METHODS:
+        return ["sssp", "bfs"]  # a "bfs" name with weight=None only (then NetworkX's too)
+    if "floyd_warshall" in name:
+        return ["floyd-warshall"]
+    if name.startswith("all_pairs"):
+        problems = ["all-pairs", "sssp"]
+        if name.startswith("all_pairs_shortest_path"):
+            problems.append("bfs")
+        return problems + (["floyd-warshall"] if name.endswith("length") else [])
+    if name in UNWEIGHTED:
+        return ["bfs"]
+    return ["sssp"]
+
+
+def _methods(name, weight):
+    """gpusp's method names ``name`` takes (none without a gpusp ``method=``): its
+    problems' (see _problems), only those that take negative weights for the Bellman-Ford
+    functions, and the unit-weight-only ones only on unweighted calls."""
+    negative = "bellman_ford" in name or name in NEGATIVE
+    if name not in NETWORKX_METHODS and \
+            "method" not in inspect.signature(IMPLEMENTATIONS[name]).parameters:
+        return []  # e.g. find_negative_cycle
+    return [m.name for p in _problems(name) for m in methods_for(p)
+            if (m.negative_weights or not negative or m.problem == "floyd-warshall")
+            and (weight is None or not m.unit_weights_only)]
+
+
+def _networkx_method(method, weight):
+    """NetworkX's ``method`` for a call given ``method`` (NetworkX's name or gpusp's): a
+    gpusp "sssp" or "all-pairs" method runs NetworkX's family of it (Bellman-Ford where
+    it takes negative weights); a "bfs" one with weight=None its unweighted search
+    (NetworkX's "dijkstra" with weight=None), and with a weight it is no NetworkX name
+    (both raise ValueError)."""
+    for problem in ("sssp", "all-pairs"):
+        m = get_method(problem, method) if isinstance(method, str) else None
+        if m is not None:
+            return "bellman-ford" if m.negative_weights else "dijkstra"
+    if isinstance(method, str) and get_method("bfs", method) is not None and weight is None:
+        return "dijkstra"
+    return method
+
+
+def _nodes(draw, G):
+    """A few nodes of G (a missing one now and then)."""
+    return [_node(draw, G) for _ in range(draw(st.integers(0, 3)))]
+
+
+DRAW = object()  # _draw_call's method: drawn (else the method the call names)
+
+
+def _all_methods(name):
+    """Every method name a call of ``name`` can take: NetworkX's own (where its
+    ``method`` parameter takes gpusp's too) and gpusp's, unit-weight-only ones included."""
+    return list(dict.fromkeys(NETWORKX_METHODS.get(name, [None]) + _methods(name, None)
+                              + _methods(name, "weight")))
+
+
+def _unit_weights_only(method):
+    return any(m.unit_weights_only for m in METHODS.values() if m.name == method)
+
+
+def _draw_call(draw, name, G, method=DRAW):
     params = inspect.signature(getattr(nx, name).orig_func).parameters
     args = {}
     for p in list(params)[1:]:
+        required = params[p].default is inspect.Parameter.empty
         if p == "source":
-            args[p] = _node(draw, G) if params[p].default is inspect.Parameter.empty or \
-                draw(st.booleans()) else None
-        elif p == "target":
+            args[p] = _node(draw, G) if required or draw(st.booleans()) else None
+        elif p in ("target", "u"):
             args[p] = None if draw(st.booleans()) else _node(draw, G)
+        elif p == "v":  # eccentricity: None, a node or a container of nodes
+            args[p] = draw(st.sampled_from([None, "node", "nodes"]))
+            args[p] = {None: None, "node": lambda: _node(draw, G),
+                       "nodes": lambda: _nodes(draw, G)}[args[p]]() if args[p] else None
         elif p == "sources":
-            k = draw(st.integers(0 if draw(st.integers(0, 19)) == 0 else 1, 3))
-            args[p] = {_node(draw, G) for _ in range(k)}
+            if not required and draw(st.booleans()):
+                args[p] = None
+            else:
+                k = draw(st.integers(0 if draw(st.integers(0, 19)) == 0 else 1, 3))
+                args[p] = {_node(draw, G) for _ in range(k)}
+        elif p == "nbunch":
+            args[p] = None if draw(st.booleans()) else _nodes(draw, G)
         elif p == "cutoff":
             args[p] = draw(st.one_of(st.none(), st.sampled_from(CUTOFFS)))
-        elif p == "weight":
+        elif p in ("weight", "distance"):
             args[p] = draw(st.sampled_from(["weight", "weight", "weight", None, "other"]))
-        elif p == "heuristic":
+        elif p in ("heuristic", "usebounds", "wf_improved"):
             args[p] = draw(st.booleans())
+        elif p == "return_seen":
+            args[p] = draw(st.sampled_from([None, True, False]))
         elif p == "nodelist":
             args[p] = draw(st.one_of(st.none(), st.permutations(list(G))))
-        elif p == "method":  # shortest_path(_length): NetworkX's own method argument
-            args[p] = draw(st.sampled_from(["dijkstra", "bellman-ford"]
-                                           + [m.name for m in methods_for("sssp")]))
-        elif params[p].default is inspect.Parameter.empty:
+        elif p in ("e", "sp", "attr"):
+            continue  # precomputed values and node attributes: left to NetworkX (can_run)
+        elif p == "method":  # NetworkX's own method argument
+            weight = args.get("weight")
+            names = NETWORKX_METHODS[name] + _methods(name, weight)
+            args[p] = draw(st.sampled_from(names)) if method is DRAW else method
+        elif required:
             pytest.skip(f"{name}: no fuzz adapter for required argument {p!r}")
-    method = None
-    if "method" not in params:
-        method = draw(st.sampled_from([None] + _methods(name)))
-    return Call(name, args, method, args.get("weight", "weight"))
-
-
-def _methods(name):
-    """gpusp's methods that ``name`` takes: its problem's, all-pairs functions also
-    single-source and (length functions) Floyd-Warshall ones; Bellman-Ford functions
-    only methods that accept negative weights."""
-    if "floyd_warshall" in name:
-        problems = ["floyd-warshall"]
-    elif name == "johnson":
-        problems = ["all-pairs"]
-    elif name.startswith("all_pairs"):
-        problems = ["all-pairs", "sssp"] + (["floyd-warshall"] if name.endswith("length")
-                                            else [])
-    else:
-        problems = ["sssp"]
-    negative = "bellman_ford" in name or name in ("negative_edge_cycle", "johnson")
-    return [m.name for p in problems for m in methods_for(p)
-            if m.negative_weights or not negative]
+    if method is not DRAW and _unit_weights_only(method):
+        for p in ("weight", "distance"):  # a hop-count method: an unweighted call
+            if p in args:
+                args[p] = None
+    weight = args.get("weight", args.get("distance"))
+    if name in UNWEIGHTED:
+        weight = None
+    elif name in NETWORKX_METHODS and name != "shortest_path" and \
+            name != "shortest_path_length" and args.get("method") == "unweighted":
+        weight = None  # NetworkX's "unweighted" reads no weight (shortest_path refuses it)
+    if "method" in params:
+        method = None  # NetworkX's method parameter holds it
+    elif method is DRAW:
+        method = draw(st.sampled_from([None] + _methods(name, weight)))
+    return Call(name, args, method, weight)
 
 
 # -- running -------------------------------------------------------------------------------
@@ -181,12 +282,19 @@ def _run(call, G, backend):
         kwargs["backend"] = "gpusp"
         if call.method is not None:
             kwargs["method"] = call.method
-    elif "method" in kwargs:  # a gpusp method name: NetworkX's family of it
-        kwargs["method"] = family_of(kwargs["method"])[0]
+    else:
+        if "method" in kwargs:  # a gpusp method name: NetworkX's equivalent
+            kwargs["method"] = _networkx_method(kwargs["method"], call.weight)
+        if kwargs.get("usebounds") and \
+                any(isinstance(w, float) for w in _weights_used(G, call.weight)):
+            # README (all-pairs measures, usebounds): gpusp computes every eccentricity;
+            # NetworkX's bounding search adds and subtracts float distances (its bounds
+            # round, and it can loop forever): NetworkX without it is the reference
+            kwargs["usebounds"] = False
     try:
         out = getattr(nx, call.name)(G, **kwargs)
-        if inspect.isgenerator(out):
-            out = dict(out)
+        if inspect.isgenerator(out):  # (node, value) pairs, or paths (all_shortest_paths)
+            out = list(out) if call.name == "all_shortest_paths" else dict(out)
         return "ok", out
     except Exception as exc:  # noqa: BLE001  (compared with NetworkX's)
         return "raised", exc
@@ -200,8 +308,15 @@ def _weights_used(G, weight):
 def _declinable(G, call):
     """gpusp may decline (NotImplementedError, so automatic dispatch runs NetworkX):
     weights int64/float64 cannot hold exactly, integer sums that could pass 2**62 (mixed
-    with floats: 2**53), float sums that could overflow."""
-    ws = _weights_used(G, call.weight)
+    with floats: 2**53), float sums that could overflow; of the weights the call reads,
+    or of the attribute its ``weight`` argument names, which the dispatcher converts
+    even where NetworkX's "unweighted" method then reads none."""
+    named = call.args.get("weight", call.args.get("distance"))
+    return any(_inexact(G, call, w) for w in {call.weight, named} if w is not None)
+
+
+def _inexact(G, call, weight):
+    ws = _weights_used(G, weight)
     if not ws:
         return False
     ints = [w for w in ws if isinstance(w, int)]
@@ -220,10 +335,14 @@ def _negative(G, call):
 
 
 def _dijkstra_family(call):
+    """Whether the call searches with Dijkstra's semantics: a Dijkstra function, a
+    weighted measure (all but average_shortest_path_length's Bellman-Ford and
+    Floyd-Warshall methods), NetworkX's "dijkstra" method with a weight."""
+    if call.weight is None:
+        return False
     if "method" in call.args:  # NetworkX's own method parameter (shortest_path, ...)
-        return call.args.get("weight") is not None and \
-            family_of(call.args["method"])[0] == "dijkstra"
-    return "dijkstra" in call.name
+        return _networkx_method(call.args["method"], call.weight) in ("dijkstra", None)
+    return "dijkstra" in call.name or call.name in MEASURES
 
 
 # -- comparing -----------------------------------------------------------------------------
@@ -260,19 +379,39 @@ def _path_length(G, path, weight):
     return total
 
 
+# what the lists in a function's result are (other functions' lists are paths)
+LISTS = {
+    "center": "nodes", "periphery": "nodes", "barycenter": "nodes",
+    "predecessor": "predecessors", "dijkstra_predecessor_and_distance": "predecessors",
+    "bellman_ford_predecessor_and_distance": "predecessors",
+    "all_shortest_paths": "path lists", "single_source_all_shortest_paths": "path lists",
+    "all_pairs_all_shortest_paths": "path lists",
+}
+
+
 class Checker:
     def __init__(self, G, call):
         self.G, self.call, self.weight = G, call, call.weight
+        self.lists = LISTS.get(call.name, "paths")
         finite = [abs(w) for w in _weights_used(G, call.weight)
                   if isinstance(w, (int, float)) and math.isfinite(w)]
         self.scale = float(sum(finite))
-        # ints and floats mixed (Floyd-Warshall: a missing weight is 1.0): NetworkX's type
-        # follows the path it found, which may be another of equally short ones
+        # ints and floats mixed (Floyd-Warshall: a missing weight is 1.0). README
+        # (number types): NetworkX's type follows the path it found, which may be
+        # another of equally short ones, and the all-pairs measures give floats there
         used = _weights_used(G, call.weight)
         if "floyd_warshall" in call.name:
             used += [1.0 for u, v, d in G.edges(data=True)
                      if call.weight is None or call.weight not in d]
         self.mixed_types = len({type(w) for w in used} & {int, float}) > 1
+
+    def result(self, got, exp, start):
+        """The whole result of the call."""
+        special = {"goldberg_radzik": self.tree, "find_negative_cycle": self.cycle}
+        if self.call.name in special:
+            special[self.call.name](got, exp)
+        else:
+            self.same(got, exp, self.call.name, start)
 
     def same(self, got, exp, where="result", start=None):
         """``got`` (gpusp) matches ``exp`` (NetworkX); ``start``: the set of nodes a path
@@ -292,7 +431,20 @@ class Checker:
             assert type(got) is type(exp) or self.mixed_types, ("number types", where, got, exp)
             return
         if isinstance(exp, list):
-            self.path(got, exp, where, start)
+            assert isinstance(got, list), (where, type(got))
+            if self.lists == "nodes":
+                assert got == exp, (where, got, exp)
+            elif self.lists == "predecessors":
+                # README (predecessor lists): every predecessor NetworkX lists, by
+                # distance with ties in node order (NetworkX's: its queue's order)
+                assert Counter(got) == Counter(exp), (where, got, exp)
+            elif self.lists == "path lists":
+                # README (all shortest paths): NetworkX's paths and repeats, in its order
+                # for the same predecessor lists (those come in another order)
+                assert Counter(map(tuple, got)) == Counter(map(tuple, exp)), \
+                    (where, got, exp)
+            else:
+                self.path(got, exp, where, start)
             return
         if isinstance(exp, tuple):
             assert isinstance(got, tuple) and len(got) == len(exp), (where, got)
@@ -308,6 +460,8 @@ class Checker:
                     (where, got)
             return
         if isinstance(exp, dict):
+            # README (Results, unweighted): keys in non-decreasing distance, ties and a
+            # BFS level's nodes in node order (NetworkX's: its queue's): not compared
             assert isinstance(got, Mapping), (where, type(got))
             assert set(got) == set(exp), (where, set(got) ^ set(exp))
             for key, value in exp.items():
@@ -316,18 +470,55 @@ class Checker:
                         or (isinstance(value, (dict, tuple)) and start is None):
                     inner = {key}  # all pairs: the outer key is the source
                 self.same(got[key], value, f"{where}[{key!r}]", inner)
-                if isinstance(value, list):
+                if isinstance(value, list) and self.lists == "paths":
                     got_path = got[key]
                     assert got_path[-1] == key or got_path[0] == key, (where, got_path)
             return
         raise AssertionError(f"{where}: no comparison for {type(exp).__name__}")
 
     def path(self, got, exp, where, start):
+        """README (unweighted, predecessor lists): a shortest path, not always the one
+        NetworkX picks among equals (tie-breaking; the path bidirectional searches meet
+        on): compared by its length."""
         assert isinstance(got, list) and got, (where, got)
         if start is not None:
             assert got[0] in start or got[-1] in start, (where, got, start)
         assert _close(_path_length(self.G, got, self.weight),
                       _path_length(self.G, exp, self.weight), self.scale), (where, got, exp)
+
+    def tree(self, got, exp):
+        """goldberg_radzik's (pred, dist). README (goldberg_radzik): where several
+        shortest-path trees exist a parent may differ from NetworkX's; each is a tail
+        of a shortest path's last arc, and the parents lead to the source."""
+        (gp, gd), (ep, ed) = got, exp
+        self.same(gd, ed, "dist")
+        assert isinstance(gp, Mapping) and set(gp) == set(ep), ("pred", set(gp) ^ set(ep))
+        for v, parent in ep.items():
+            p = gp[v]
+            if parent is None:
+                assert p is None, ("pred", v, p)
+                continue
+            assert p in ed and self.G.has_edge(p, v), ("pred", v, p)
+            assert _close(gd[p] + _arc(self.G, p, v, self.weight), gd[v], self.scale), \
+                ("pred: not on a shortest path", v, p)
+            walked = [v]
+            while gp[walked[-1]] is not None:
+                walked.append(gp[walked[-1]])
+                assert len(walked) <= len(ep), ("pred: not a tree", walked)
+
+    def cycle(self, got, exp):
+        """find_negative_cycle's cycle. README (negative cycles): it starts at its first
+        node in G's node order (NetworkX's where its queue noticed it), and where
+        several negative cycles are reachable it may be another one."""
+        assert isinstance(got, list) and len(got) >= 2 and got[0] == got[-1], got
+        assert all(self.G.has_edge(u, v) for u, v in zip(got, got[1:])), got
+        assert len(set(got[:-1])) == len(got) - 1, ("not a simple cycle", got)
+        assert _path_length(self.G, got, self.weight) < 0, ("not negative", got)
+        order = {v: i for i, v in enumerate(self.G)}
+        assert order[got[0]] == min(order[v] for v in got), ("first node", got)
+        source = [v for v in self.G if v == self.call.args["source"]]
+        reached = nx.descendants(self.G, source[0]) | set(source)
+        assert got[0] in reached, ("not reachable from the source", got)
 
     def fw_pred_dist(self, got, exp):
         (gp, gd), (_ep, ed) = got, exp
@@ -366,12 +557,16 @@ def _cyclic_predecessors(pred, dist):
 def _fw_negative_cycle(G, call, exp):
     """NetworkX's Floyd-Warshall reports a negative cycle as numbers (a negative or NaN
     diagonal, a cyclic predecessor map) and floyd_warshall_numpy ignores negative
-    self-loops; gpusp raises NetworkXUnbounded for every negative cycle."""
+    self-loops; gpusp raises NetworkXUnbounded for every negative cycle (and so does
+    average_shortest_path_length with NetworkX's Floyd-Warshall methods, where NetworkX
+    sums those numbers)."""
     if any(_arc(G, u, u, call.weight) < 0 for u in G if G.has_edge(u, u)):
         return True
     kind, value = exp
     if kind != "ok":
         return False
+    if not isinstance(value, (np.ndarray, tuple, dict)):  # a sum of the distances
+        return _exact_negative_cycle(G, call.weight, None, Fraction(0))
     if isinstance(value, np.ndarray):
         diag = np.diagonal(value)
         return bool((diag < 0).any() or np.isnan(diag).any())
@@ -421,9 +616,12 @@ def _rounding_ambiguous(G, call):
         _exact_negative_cycle(H, call.weight, sources, delta)
 
 
-def _unbounded_or_not(got, exp):
+def _unbounded_or_not(call, got, exp):
     """The outcomes differ in a negative-cycle verdict: one is NetworkXUnbounded and the
-    other not (an answer, or what follows without a cycle, such as NetworkXNoPath)."""
+    other not (an answer, or what follows without a cycle, such as NetworkXNoPath);
+    find_negative_cycle: a cycle against NetworkXError."""
+    if call.name == "find_negative_cycle":
+        return got[0] != exp[0]
     if got[0] == exp[0] == "ok":
         return isinstance(got[1], bool) and got[1] != exp[1]  # negative_edge_cycle
     unbounded = [kind == "raised" and isinstance(value, nx.NetworkXUnbounded)
@@ -434,16 +632,23 @@ def _unbounded_or_not(got, exp):
 def _allowed(G, call, got, exp):
     """Why a difference in outcome is gpusp's documented behaviour, or None."""
     gkind, gval = got
-    if _unbounded_or_not(got, exp) and _rounding_ambiguous(G, call):
+    if _unbounded_or_not(call, got, exp) and _rounding_ambiguous(G, call):
         return "a zero-length cycle that rounding may make negative"
     if gkind == "raised" and isinstance(gval, NotImplementedError) and _declinable(G, call):
         return "declined (NetworkX answers under automatic dispatch)"
     if gkind == "raised" and type(gval) is ValueError and _dijkstra_family(call) \
             and _negative(G, call):
         return "gpusp's Dijkstra refuses every negative weight"
-    if "floyd_warshall" in call.name and gkind == "raised" and \
+    floyd_warshall = "floyd_warshall" in call.name or \
+        call.args.get("method") in ("floyd-warshall", "floyd-warshall-numpy")
+    if floyd_warshall and gkind == "raised" and \
             isinstance(gval, nx.NetworkXUnbounded) and _fw_negative_cycle(G, call, exp):
         return "gpusp's Floyd-Warshall refuses negative cycles"
+    if call.name == "find_negative_cycle" and exp[0] == "raised" and \
+            type(exp[1]) is AttributeError and gkind == "ok" and len(gval) == 2 and \
+            _arc(G, gval[0], gval[0], call.weight) < 0:
+        return ("NetworkX's find_negative_cycle fails (AttributeError) on a negative "
+                "self-loop its search noticed before recording it; gpusp returns [v, v]")
     return None
 
 
@@ -477,11 +682,11 @@ def _compare(G, call, got, exp):
     if call.name.startswith("shortest_path") and call.args.get("source") is None \
             and call.args.get("target") is not None:
         start = {call.args["target"]}  # paths from every node to the target
-    Checker(G, call).same(got[1], exp[1], call.name, start)
+    Checker(G, call).result(got[1], exp[1], start)
 
 
 # -- the tests -----------------------------------------------------------------------------
-def _fuzz(name, examples, derandomize):
+def _fuzz(name, examples, derandomize, method=DRAW):
     @settings(max_examples=examples, deadline=None, derandomize=derandomize,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                                      HealthCheck.function_scoped_fixture,
@@ -489,7 +694,7 @@ def _fuzz(name, examples, derandomize):
     @given(data=st.data())
     def run(data):
         G = data.draw(graphs(), label="G")
-        call = _draw_call(data.draw, name, G)
+        call = _draw_call(data.draw, name, G, method)
         data.draw(st.just(call), label="call")
         check(G, call)
 
@@ -498,7 +703,20 @@ def _fuzz(name, examples, derandomize):
 
 @pytest.mark.parametrize("name", FUNCTIONS)
 def test_fuzz(device, name):
+    """A few examples of each method the function takes, then any method."""
+    for method in _all_methods(name):
+        _fuzz(name, PER_METHOD_EXAMPLES, derandomize=True, method=method)
     _fuzz(name, SHORT_EXAMPLES, derandomize=True)
+
+
+def test_fuzz_covers_every_method():
+    """Each registered method is fuzzed through some function, on weights where it takes
+    them: the lists above come from the registry, so a method a function stops taking
+    (or a new problem no function lists) shows here."""
+    weighted = {m for name in FUNCTIONS for m in _methods(name, "weight")}
+    unweighted = {m for name in FUNCTIONS for m in _methods(name, None)}
+    for m in METHODS.values():
+        assert m.name in (unweighted if m.unit_weights_only else weighted), m.name
 
 
 def _long_run_selected(config):

@@ -2,6 +2,7 @@
 tests/test_fuzz.py), named after the bug; each runs on the NumPy twin and on CUDA."""
 
 import math
+from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
 
@@ -15,6 +16,9 @@ from nx_gpusp.methods import methods_for
 SSSP = sorted(m.name for m in methods_for("sssp"))
 NEGATIVE_SSSP = sorted(m.name for m in methods_for("sssp") if m.negative_weights)
 ALL_PAIRS = sorted(m.name for m in methods_for("all-pairs"))
+# the all-pairs methods that take weights (the others count hops: unweighted calls only)
+WEIGHTED_ALL_PAIRS = sorted(m.name for m in methods_for("all-pairs")
+                            if not m.unit_weights_only)
 NEGATIVE_ALL_PAIRS = sorted(m.name for m in methods_for("all-pairs") if m.negative_weights)
 FLOYD_WARSHALL = sorted(m.name for m in methods_for("floyd-warshall"))
 GP = {"backend": "gpusp"}
@@ -150,6 +154,24 @@ def test_bug4_undirected_negative_edge_only_where_reached(device):
         nx.single_source_bellman_ford_path_length(G, 7, **GP)
 
 
+@pytest.mark.parametrize("method", NEGATIVE_SSSP + [None])
+def test_bug4_predecessor_functions_refuse_every_negative_self_loop(device, method):
+    """bellman_ford_predecessor_and_distance and goldberg_radzik check G's self-loops
+    before searching, so an unreachable negative one is unbounded there (the other
+    Bellman-Ford functions answer: bug 4); once bug 4's fix checked reachable self-loops
+    only, these two answered."""
+    for cls in (nx.DiGraph, nx.MultiGraph):
+        G = cls([(0, 1, {"weight": 1}), (5, 5, {"weight": -1})])
+        for func in (nx.bellman_ford_predecessor_and_distance, nx.goldberg_radzik):
+            for source in (0, 5):
+                with pytest.raises(nx.NetworkXUnbounded):
+                    func(G, source)
+                with pytest.raises(nx.NetworkXUnbounded):
+                    func(G, source, method=method, **GP)
+        assert nx.single_source_bellman_ford_path_length(G, 0, method=method, **GP) == \
+            nx.single_source_bellman_ford_path_length(G, 0) == {0: 0, 1: 1}
+
+
 # -- bug 5: narrower distance types on a one-node graph with a huge self-loop --------------
 @pytest.mark.parametrize("weight", [2**31, 2**31 - 1, 2**15, 2**24 + 1, 2.0**31, 2**40])
 def test_bug5_one_node_huge_self_loop(device, weight):
@@ -158,7 +180,7 @@ def test_bug5_one_node_huge_self_loop(device, weight):
     assert dict(nx.all_pairs_dijkstra(G, **GP)) == {0: ({0: 0}, {0: [0]})}
     assert nx.johnson(G, **GP) == {0: {0: [0]}}
     assert dict(nx.all_pairs_bellman_ford_path(G, **GP)) == {0: {0: [0]}}
-    for method in ALL_PAIRS:
+    for method in WEIGHTED_ALL_PAIRS:
         assert dict(nx.all_pairs_dijkstra_path_length(G, method=method, **GP)) == {0: {0: 0}}
     for method in FLOYD_WARSHALL:
         assert nx.floyd_warshall(G, method=method, **GP) == {0: {0: 0}}
@@ -176,7 +198,7 @@ def test_bug5_two_nodes_and_a_self_loop_near_a_lane_limit(device, weight):
     H = nx.DiGraph([(u, v, {"weight": float(d["weight"])}) for u, v, d in G.edges(data=True)])
     for graph in (G, H):
         expected = dict(nx.all_pairs_dijkstra_path_length(graph))
-        for method in ALL_PAIRS + [None]:
+        for method in WEIGHTED_ALL_PAIRS + [None]:
             got = dict(nx.all_pairs_dijkstra_path_length(graph, method=method, **GP))
             assert got == expected
         expected_fw = nx.floyd_warshall(graph)
@@ -389,13 +411,12 @@ def test_bug7_floyd_warshall_sweeps_do_not_go_round_zero_cycles(device, method, 
 
 
 # -- bug 6: a float weight too small to change a large distance ----------------------------
-@pytest.mark.xfail(strict=False, reason="bug 6: predecessor tree")
 def test_bug6_absorbed_weight_makes_no_predecessor_cycle(device):
     """d + 1e-10 == d at d = 1e7: both arcs between b and c are tight, and a tight-arc
     tree may point b and c at each other."""
     H = nx.DiGraph([("c", "b", {"weight": 1e-10}), ("b", "c", {"weight": 1e-10}),
                     ("a", "b", {"weight": 1e7})])
-    for method in ALL_PAIRS + [None]:
+    for method in WEIGHTED_ALL_PAIRS + [None]:
         got = dict(nx.all_pairs_dijkstra(H, method=method, **GP))
         for s, (lengths, paths) in got.items():
             assert_lengths_equal(lengths, nx.single_source_dijkstra_path_length(H, s))
@@ -436,7 +457,7 @@ def test_fuzz_integers_mixed_with_floats_beyond_2_53_are_declined(device):
 
 
 def _types(x):
-    if isinstance(x, dict):
+    if isinstance(x, Mapping):  # gpusp's lazy mappings too
         return {k: _types(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
         return [_types(v) for v in x]
@@ -495,3 +516,100 @@ def test_hostile_result_number_types_are_networkx_types(device, case):
     assert _types(nx.floyd_warshall(H, weight=None, **GP)) == \
         _types(nx.floyd_warshall(H, weight=None))
     assert _types(nx.shortest_path_length(H, 0, **GP)) == _types(nx.shortest_path_length(H, 0))
+
+
+# -- found by tests/test_fuzz.py on every dispatched function ------------------------------
+def test_fuzz_has_path_without_a_source_or_a_target(device):
+    """NetworkX's has_path asks shortest_path(G, source, target), which without a source
+    or a target answers for every node: True once the node given is in G."""
+    G = nx.DiGraph([(0, 1)])
+    G.add_node(5)
+    for source, target in [(0, None), (None, 1), (None, None), (5, None), (None, 0)]:
+        assert nx.has_path(G, source, target, **GP) is nx.has_path(G, source, target) is True
+    for source, target in [(99, None), (None, 99)]:
+        for kw in ({}, GP):
+            with pytest.raises(nx.NodeNotFound):
+                nx.has_path(G, source, target, **kw)
+    assert nx.has_path(G, 0, 5, **GP) is nx.has_path(G, 0, 5) is False
+
+
+def test_fuzz_predecessor_functions_carry_networkx_number_types(device):
+    """The distances of the *_predecessor_and_distance functions and goldberg_radzik: the
+    source's int 0 on float weights, ints along int paths (they came back as floats)."""
+    G = nx.DiGraph([(0, 0, {"weight": 0.0}), (0, 1, {"weight": 2}), (1, 2, {"weight": 1.5})])
+    for func in (nx.dijkstra_predecessor_and_distance, nx.bellman_ford_predecessor_and_distance,
+                 nx.goldberg_radzik):
+        assert _types(func(G, 0, **GP)[1]) == _types(func(G, 0)[1]) == \
+            {0: (0, "int"), 1: (2, "int"), 2: (3.5, "float")}
+
+
+def test_fuzz_all_shortest_paths_bellman_ford_reads_its_predecessor_lists(device):
+    """NetworkX's all_shortest_paths family with method="bellman-ford" walks
+    bellman_ford_predecessor_and_distance's lists: one node is the source alone (a
+    zero-weight self-loop gives it no second path), and a negative self-loop anywhere is
+    unbounded (gpusp answered both from its own search)."""
+    G = nx.Graph([(0, 0, {"weight": 0})])
+    kw = {"weight": "weight", "method": "bellman-ford"}
+    for backend in ({}, GP):
+        assert dict(nx.single_source_all_shortest_paths(G, 0, **kw, **backend)) == {0: [[0]]}
+        assert {u: dict(row) for u, row in
+                nx.all_pairs_all_shortest_paths(G, **kw, **backend)} == {0: {0: [[0]]}}
+        assert list(nx.all_shortest_paths(G, 0, 0, **kw, **backend)) == [[0]]
+    G = nx.Graph([(0, 1, {"weight": 1})])
+    G.add_edge(5, 5, weight=-1)
+    for backend in ({}, GP):
+        with pytest.raises(nx.NetworkXUnbounded):
+            dict(nx.single_source_all_shortest_paths(G, 0, **kw, **backend))
+        with pytest.raises(nx.NetworkXUnbounded):
+            list(nx.all_shortest_paths(G, 0, 1, **kw, **backend))
+        with pytest.raises(nx.NetworkXUnbounded):
+            dict(nx.all_pairs_all_shortest_paths(G, **kw, **backend))
+
+
+def test_fuzz_distance_measures_refuse_negative_weights_before_connectivity(device):
+    """NetworkX's eccentricity family and barycenter find a disconnected graph by
+    searching, and its Dijkstra can meet a negative weight first (ValueError); gpusp's
+    Dijkstra refuses every negative weight, so that error comes first (it answered
+    that the graph was disconnected)."""
+    G = nx.Graph([(0, 0, {"weight": -1})])
+    G.add_node(1)
+    for func in (nx.eccentricity, nx.diameter, nx.radius, nx.center, nx.periphery,
+                 nx.barycenter):
+        for backend in ({}, GP):
+            with pytest.raises(ValueError):
+                func(G, weight="weight", **backend)
+    for backend in ({}, GP):
+        with pytest.raises(ValueError):
+            nx.diameter(G, weight="weight", usebounds=True, **backend)
+
+
+@pytest.mark.parametrize("cls", [nx.Graph, nx.DiGraph])
+def test_fuzz_measures_of_zero_distances_carry_networkx_number_types(device, cls):
+    """An eccentricity of 0 is the source's int 0 in NetworkX (the max of its distances
+    keeps the first of equal ones), and wiener_index of one node its int 0 (halved when
+    undirected); float weights gave 0.0."""
+    for edges in ([(0, 0, 0.0)], [(0, 1, 0.0), (1, 0, 0.0)], [(0, 1, 0.0), (1, 0, 1.5)]):
+        G = cls([(u, v, {"weight": w}) for u, v, w in edges])
+        for func in (nx.eccentricity, nx.diameter, nx.radius, nx.wiener_index):
+            assert _types(func(G, weight="weight", **GP)) == _types(func(G, weight="weight"))
+    G = cls([(0, 0, {"weight": -1})])  # ... after the weights' errors
+    for backend in ({}, GP):
+        with pytest.raises(ValueError):
+            nx.wiener_index(G, weight="weight", **backend)
+
+
+def test_fuzz_delta_stepping_far_bucket_is_the_kernels(device):
+    """d / delta beyond int64 (1e300 / 1e-10, or inf) is bucket NO_BUCKET - 1, as the
+    kernel computes it in int64; the twin computed it as a float (2**63), whose cast to
+    int64 gave int64's minimum: a bucket before every other (a RuntimeWarning in the
+    fuzz run)."""
+    from nx_gpusp.ops.delta_stepping import NO_BUCKET, bucket_of
+
+    with np.errstate(all="raise"):
+        got = bucket_of(np.array([1.0, 1e300, np.inf, 0.0]), 1e-10)
+    assert got.tolist() == [10**10, NO_BUCKET - 1, NO_BUCKET - 1, 0]
+    G = nx.DiGraph([(0, 1, {"weight": 1e-10}), (0, 2, {"weight": 1e300}),
+                    (2, 3, {"weight": 1.0}), (1, 3, {"weight": 2e300})])
+    assert nx.single_source_dijkstra_path_length(G, 0, method="delta-stepping", delta=1e-10,
+                                                 **GP) == \
+        nx.single_source_dijkstra_path_length(G, 0)

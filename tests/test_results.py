@@ -87,10 +87,15 @@ def test_lengths_value_types_and_order(device):
     assert list(got.items()) == [(0, 0), (2, 1), (1, 1), (3, 8)] or \
         list(got.items()) == [(0, 0), (1, 1), (2, 1), (3, 8)]
     assert all(type(v) is int for v in got.values())
-    G[0][1]["weight"] = 2.5
-    G.__networkx_cache__.clear()
-    got = nx.single_source_dijkstra_path_length(G, 0, backend="gpusp")
-    assert all(type(v) is float for v in got.values())
+    # NetworkX's types: an int along an int path (1 through 2 stays int), else a float
+    for u, v, w, types in [(0, 1, 2.5, [int, int, int, int]),
+                           (2, 1, 0.5, [int, float, int, float])]:
+        G[u][v]["weight"] = w
+        G.__networkx_cache__.clear()
+        got = nx.single_source_dijkstra_path_length(G, 0, backend="gpusp")
+        expected = nx.single_source_dijkstra_path_length(G, 0)
+        assert [type(got[v]) for v in range(4)] == [type(expected[v]) for v in range(4)] \
+            == types
 
 
 def test_pickle_repr_and_equality_between_lazy_results(device):

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..dispatch import networkx_algorithm
 from ..graph import distance_inf
-from .common import as_csr, run_sssp
+from .common import as_csr, check_weights, run_sssp
 from .measures import (MEASURE, measure_can_run, measure_should_run, refuse_precomputed,
                        statistics)
 
@@ -31,7 +31,9 @@ def _not_connected(graph):
 
 
 def _eccentricities(graph, nodes, *, method, options):
-    """Eccentricities of ``nodes`` (indices), NetworkXError when one misses a vertex."""
+    """Eccentricities of ``nodes`` (indices), NetworkXError when one misses a vertex
+    (after the weights' errors: NetworkX finds a disconnected graph by searching)."""
+    check_weights(graph, "dijkstra")
     if len(nodes) == graph.n and not graph.connected:
         raise _not_connected(graph)  # every node is asked: fail before searching
     stats = statistics(graph, nodes, ("max",), method=method, options=options,
@@ -42,12 +44,20 @@ def _eccentricities(graph, nodes, *, method, options):
     return ecc
 
 
+def _networkx_number(x):
+    """An eccentricity (a Python number) with NetworkX's type: NetworkX's is the max of
+    a search's distances, the source's int 0 first, and max keeps the first of equal
+    values, so an eccentricity of 0 is that int 0 (float weights give 0.0 elsewhere)."""
+    return 0 if x == 0 else x
+
+
 def _all_eccentricities(graph, usebounds, *, method, options):
     """Every node's eccentricity (index order), with the errors of NetworkX's route:
     the bounding search for ``usebounds`` on undirected graphs, else eccentricity."""
     bounding = usebounds is True and not graph.directed
     if graph.n == 0:
         raise ValueError("gpusp: the null graph has no eccentricities (it has no nodes)")
+    check_weights(graph, "dijkstra")
     if bounding and not graph.connected:
         raise nx.NetworkXError("Cannot compute metric because graph is not connected.")
     return _eccentricities(graph, np.arange(graph.n, dtype=np.int64), method=method,
@@ -63,7 +73,8 @@ def eccentricity(G, v=None, sp=None, weight=None, *, method=None, **options):
     unique = np.array(list(dict.fromkeys(nodes.tolist())), dtype=np.int64)
     if len(unique) == 0:
         return {}
-    ecc = _eccentricities(graph, unique, method=method, options=options).tolist()
+    ecc = [_networkx_number(x) for x in
+           _eccentricities(graph, unique, method=method, options=options).tolist()]
     if v is not None and graph.index_of(v) is not None:  # NetworkX's "v in G"
         return ecc[0]
     return dict(zip(graph.labels(unique), ecc))
@@ -73,14 +84,16 @@ def eccentricity(G, v=None, sp=None, weight=None, *, method=None, **options):
 def diameter(G, e=None, usebounds=False, weight=None, *, method=None, **options):
     refuse_precomputed(e=e)
     graph = as_csr(G, weight)
-    return _all_eccentricities(graph, usebounds, method=method, options=options).max().item()
+    return _networkx_number(
+        _all_eccentricities(graph, usebounds, method=method, options=options).max().item())
 
 
 @networkx_algorithm(**_BOUNDED)
 def radius(G, e=None, usebounds=False, weight=None, *, method=None, **options):
     refuse_precomputed(e=e)
     graph = as_csr(G, weight)
-    return _all_eccentricities(graph, usebounds, method=method, options=options).min().item()
+    return _networkx_number(
+        _all_eccentricities(graph, usebounds, method=method, options=options).min().item())
 
 
 @networkx_algorithm(**_BOUNDED)
@@ -127,6 +140,7 @@ def barycenter(G, weight=None, attr=None, sp=None, *, method=None, **options):
         tree = _is_tree(graph)
     if graph.n == 0:
         return []
+    check_weights(graph, "dijkstra")  # NetworkX finds a disconnected graph by searching
     if not graph.connected:
         raise nx.NetworkXNoPath(
             f"Input graph {_describe(graph)} is disconnected, so every induced subgraph "

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..dispatch import networkx_algorithm
 from ..methods import get_method
-from ..results import AllShortestPathsMap, sources_first
+from ..results import AllShortestPathsMap, TightArcs, sources_first
 from ..solvers.apsp.progress import Progress
 from . import unweighted
 from .all_pairs import all_pairs_rows
@@ -67,6 +67,13 @@ def has_path(G, source, target, *, method=None, **options):
     """True when a breadth-first search from ``source`` reaches ``target`` (it stops
     after the level that does)."""
     graph = as_csr(G, None)
+    if source is None or target is None:
+        # NetworkX asks shortest_path(G, source, target), which without a source or a
+        # target searches from the node given (or none): True once that node is in G
+        given = target if source is None else source
+        if given is not None:
+            node_index(graph, given, f"Source {given} not in G")
+        return True
     s = node_index(graph, source, f"Source {source} is not in G")
     t = node_index(graph, target, f"Target {target} is not in G")
     if s == t:
@@ -234,9 +241,16 @@ class _AllPathsSearch:
         if self.bfs:
             host = unweighted.run_bfs(self.graph, [s], method=self.method,
                                       options=self.options, want_pred=False)
-        else:
-            host = run_sssp(self.graph, [s], family=self.family, method=self.method,
-                            options=self.options, want_pred=False)
+            return tight_arcs(self.graph, host)
+        if self.family == "bellman-ford" and self.graph.has_negative_self_loop:
+            # NetworkX's bellman_ford_predecessor_and_distance checks G's self-loops
+            raise nx.NetworkXUnbounded("Negative cycle detected.")
+        host = run_sssp(self.graph, [s], family=self.family, method=self.method,
+                        options=self.options, want_pred=False)
+        if self.family == "bellman-ford" and self.graph.n == 1:
+            # ... and returns the source alone on one node (no self-loop's predecessor)
+            return TightArcs(self.graph, host.dist, np.zeros(2, dtype=np.int64),
+                             np.zeros(0, dtype=np.int32), host.sources)
         return tight_arcs(self.graph, host)
 
 

@@ -10,7 +10,7 @@ from ..convert import refuse_hidden_edges
 from ..dispatch import networkx_algorithm
 from ..graph import CSRGraph
 from ..methods import choose
-from ..results import DistanceMap, PredecessorListMap, TreePredecessorMap, sources_first
+from ..results import PredecessorListMap, TreePredecessorMap, sources_first
 from ..solvers import answers
 from ..solvers.apsp.johnson import reweighted
 from ..solvers.sssp.negative_cycle import negative_cycle
@@ -231,7 +231,7 @@ def predecessors_and_distances(graph, host):
     """(pred, dist) mappings of one search: NetworkX's ``*_predecessor_and_distance``."""
     order = sources_first(host.dist, host.sources, host.order)
     return (PredecessorListMap(tight_arcs(graph, host), order),
-            DistanceMap(graph, host.dist, order))
+            host.lengths(order))
 
 
 @networkx_algorithm(**{**_dijkstra, "doc": TIGHT_DOC + " " + DIJKSTRA_DOC})
@@ -250,9 +250,13 @@ def dijkstra_predecessor_and_distance(G, source, cutoff=None, weight="weight", *
 
 def _single_node_bellman_ford(graph, source):
     """(node index, True when G has one node: NetworkX then returns the source alone)
-    after NetworkX's checks: the source, then negative self-loops anywhere."""
+    after NetworkX's checks: the source, then negative self-loops anywhere (these two
+    functions refuse one even where the source cannot reach it; the other Bellman-Ford
+    functions only a reachable one, run_sssp's check)."""
     s = node_index(graph, source, f"Node {source} is not found in the graph")
     check_weights(graph, "bellman-ford")
+    if graph.has_negative_self_loop:
+        raise nx.NetworkXUnbounded("Negative cycle detected.")
     return s, graph.n == 1
 
 
@@ -287,7 +291,7 @@ def goldberg_radzik(G, source, weight="weight", *, method=None, **options):
                     want_pred=True)
     order = sources_first(host.dist, host.sources, host.order)
     return (TreePredecessorMap(graph, host.dist, host.pred, order),
-            DistanceMap(graph, host.dist, order))
+            host.lengths(order))
 
 
 @networkx_algorithm(**_policy, doc=(

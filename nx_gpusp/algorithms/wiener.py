@@ -5,7 +5,7 @@ import networkx as nx
 import numpy as np
 
 from ..dispatch import networkx_algorithm
-from .common import as_csr
+from .common import as_csr, check_weights
 from .measures import MEASURE, measure_can_run, measure_should_run, statistics
 
 __all__ = []
@@ -19,6 +19,9 @@ def wiener_index(G, weight=None, *, method=None, **options):
         raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
     if not graph.connected:
         return float("inf")
+    if graph.n == 1:  # NetworkX's sum of the source's int 0 (halved when undirected),
+        check_weights(graph, "dijkstra")  # after its search's errors
+        return 0 if graph.directed else 0 / 2
     stats = statistics(graph, np.arange(graph.n, dtype=np.int64), ("sum",), method=method,
                        options=options, what="wiener_index")
     total = sum(stats.rows["sum"].tolist())

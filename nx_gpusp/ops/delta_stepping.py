@@ -58,8 +58,12 @@ class NumpyOps(NumpyTwin):
 def bucket_of(d, delta):
     """floor(d / delta) as int64, as the kernel computes it."""
     if d.dtype.kind == "f":
-        q = np.floor(d / delta)
-        return np.where(q < 9.0e18, q, NO_BUCKET - 1).astype(np.int64)
+        with np.errstate(over="ignore"):  # d / delta may pass the float maximum: inf
+            q = np.floor(d / delta)
+        far = ~(q < 9.0e18)
+        b = np.where(far, 0.0, q).astype(np.int64)
+        b[far] = NO_BUCKET - 1  # in int64: as a float it is 2**63, which int64 cannot hold
+        return b
     return d // delta
 
 
