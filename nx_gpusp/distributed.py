@@ -44,7 +44,7 @@ import numpy as np
 from .config import get_config
 from .executor import get_executor
 from .graph import CSRGraph
-from .results import rows_to_host
+from .solvers.answers import rows_to_host
 from .solvers.apsp.floyd_warshall_dpx import path_bound
 from .solvers.apsp.measures import combine, reduce_batch, run_measure
 from .solvers.apsp.progress import Progress, logger

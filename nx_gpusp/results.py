@@ -29,7 +29,7 @@ from .graph import distance_inf
 from .value_types import as_python_numbers, int_along_tree, ints_at, tight_tree
 
 __all__ = ["HostSSSP", "DistanceMap", "PathMap", "MatrixRowMap", "PredecessorRowMap",
-           "RowsMap", "LazyMapping", "materialize", "narrowest_distances", "rows_to_host", "to_host",
+           "RowsMap", "LazyMapping", "materialize", "narrowest_distances", "to_host",
            "tree_depth", "distance_order"]
 
 _REPR_ITEMS = 6  # entries a repr shows before "..."
@@ -568,20 +568,6 @@ def narrowest_distances(xp, dist):
             out[dist == inf] = info.max
             return out
     return dist
-
-
-def rows_to_host(ex, dist, pred, cutoff=None, sources=None):
-    """Host copies of a batch of rows (B x n, row k searched from ``sources[k]``):
-    distances beyond ``cutoff`` marked unreached (each row's source stays at 0, as in
-    NetworkX) and narrowed (:func:`narrowest_distances`) on the device first."""
-    if cutoff is not None:
-        from .solvers.sssp import cutoff_value
-
-        far = ex.xp.greater(dist, cutoff_value(cutoff, dist.dtype))
-        far[ex.xp.arange(len(sources)), ex.asarray(np.asarray(sources, dtype=np.int64))] = False
-        dist = ex.xp.where(far, distance_inf(dist.dtype), dist)
-    dist = ex.to_host(narrowest_distances(ex.xp, dist))
-    return dist, None if pred is None else ex.to_host(pred)
 
 
 def distance_order(xp, dist):

@@ -6,22 +6,22 @@ and shape the result) meet device arrays.
   the final distances where the method keeps none, nx_gpusp.solvers.sssp.tree);
 - ``floyd_warshall`` and the host forms of its matrices (``floyd_warshall_matrix``,
   ``distance_matrix``, ``predecessor_matrix``, ``floyd_warshall_rows``);
-- ``tight_arcs``: the tight-arc DAG of a search's final distances.
+- ``tight_arcs``: the tight-arc DAG of a search's final distances;
+- ``rows_to_host``: a batch of all-pairs rows, cut and narrowed on the device.
 """
 
 import numpy as np
 
-from ..graph import float_distances
-from ..results import (HostSSSP, TightArcs, distance_order, narrowest_distances,
-                       rows_to_host, to_host)
-from .sssp import mask_beyond_cutoff
+from ..graph import distance_inf, float_distances
+from ..results import HostSSSP, TightArcs, distance_order, narrowest_distances, to_host
+from .sssp import cutoff_value, mask_beyond_cutoff
 from .sssp.bfs import distances_from_levels
 from .sssp.tight_arcs import tight_arc_dag
 from .sssp.tree import shortest_path_tree
 
 __all__ = ["sssp", "bfs", "floyd_warshall", "floyd_warshall_matrix", "distance_matrix",
            "predecessor_matrix", "floyd_warshall_rows", "fits_floyd_warshall",
-           "tight_arcs", "HOST_CHUNK_BYTES", "DENSE_FRACTION"]
+           "tight_arcs", "rows_to_host", "HOST_CHUNK_BYTES", "DENSE_FRACTION"]
 
 # Floyd-Warshall's n^3 dense min-plus steps beat ~n*m scattered relaxations from about
 # this density on (and its matrix must fit in half the free memory).
@@ -106,3 +106,15 @@ def tight_arcs(ex, graph, host):
     """The TightArcs of a HostSSSP's final distances (the DAG built on the device)."""
     indptr, tails = tight_arc_dag(ex, graph, ex.asarray(host.dist))
     return TightArcs(graph, host.dist, indptr, tails, host.sources)
+
+
+def rows_to_host(ex, dist, pred, cutoff=None, sources=None):
+    """Host copies of a batch of rows (B x n, row k searched from ``sources[k]``):
+    distances beyond ``cutoff`` marked unreached (each row's source stays at 0, as in
+    NetworkX) and narrowed (:func:`narrowest_distances`) on the device first."""
+    if cutoff is not None:
+        far = ex.xp.greater(dist, cutoff_value(cutoff, dist.dtype))
+        far[ex.xp.arange(len(sources)), ex.asarray(np.asarray(sources, dtype=np.int64))] = False
+        dist = ex.xp.where(far, distance_inf(dist.dtype), dist)
+    dist = ex.to_host(narrowest_distances(ex.xp, dist))
+    return dist, None if pred is None else ex.to_host(pred)
