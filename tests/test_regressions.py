@@ -613,3 +613,13 @@ def test_fuzz_delta_stepping_far_bucket_is_the_kernels(device):
     assert nx.single_source_dijkstra_path_length(G, 0, method="delta-stepping", delta=1e-10,
                                                  **GP) == \
         nx.single_source_dijkstra_path_length(G, 0)
+
+
+def test_fuzz_harmonic_centrality_of_a_subnormal_distance(device):
+    """1/d of a subnormal distance is inf, as NetworkX's Python division gives it; the
+    NumPy twin warned of an overflow on the way (a RuntimeWarning in the fuzz run)."""
+    G = nx.Graph([(0, 1, {"weight": 5e-324}), (1, 2, {"weight": 1.0})])
+    with np.errstate(all="raise"):
+        got = nx.harmonic_centrality(G, distance="weight", **GP)
+    assert got == nx.harmonic_centrality(G, distance="weight") == {0: math.inf, 1: math.inf,
+                                                                    2: 2.0}

@@ -97,8 +97,10 @@ def _row_sums(ex, dist, reached, fits_int64):
 
 
 def _inverse(xp, dist, mask):
-    """1/d where ``mask``, 0 elsewhere (float64; no division by zero or by "inf")."""
-    return xp.where(mask, 1.0 / xp.where(mask, dist, 1).astype(np.float64), 0.0)
+    """1/d where ``mask``, 0 elsewhere (float64; no division by zero or by "inf"). 1/d of
+    a subnormal d is inf, as in Python (NumPy's overflow warning is silenced)."""
+    with np.errstate(over="ignore"):
+        return xp.where(mask, 1.0 / xp.where(mask, dist, 1).astype(np.float64), 0.0)
 
 
 def reduce_source_batch(ex, graph, batch, measure, columns=None):
