@@ -404,6 +404,11 @@ class Checker:
             used += [1.0 for u, v, d in G.edges(data=True)
                      if call.weight is None or call.weight not in d]
         self.mixed_types = len({type(w) for w in used} & {int, float}) > 1
+        # README (zero-length float cycles): gpusp's Floyd-Warshall never goes round one,
+        # NetworkX's in-place sweeps may round it below zero, making a 0 (int) a float
+        floyd_warshall = "floyd_warshall" in call.name or \
+            call.args.get("method") in ("floyd-warshall", "floyd-warshall-numpy")
+        self.rounding_cycles = floyd_warshall and _rounding_ambiguous(G, call)
 
     def result(self, got, exp, start):
         """The whole result of the call."""
@@ -428,7 +433,8 @@ class Checker:
         if isinstance(exp, (int, float)) and not isinstance(exp, bool):
             assert isinstance(got, (int, float)) and _close(got, exp, self.scale), \
                 (where, got, exp)
-            assert type(got) is type(exp) or self.mixed_types, ("number types", where, got, exp)
+            assert type(got) is type(exp) or self.mixed_types or self.rounding_cycles, \
+                ("number types", where, got, exp)
             return
         if isinstance(exp, list):
             assert isinstance(got, list), (where, type(got))

@@ -388,7 +388,8 @@ def _reconstructs(pred, dist, G):
     [(0, 1, 2.5), (1, 0, -2.5), (1, 2, -1e-10), (2, 1, 1e-10)],
     [(0, 4, -0.65), (2, 5, -3.7), (3, 5, -1e7), (4, 5, -0.3), (5, 4, 0.3), (5, 2, 3.7),
      (5, 3, 1e7)],
-], ids=["tiny", "huge"])
+    [(0, 1, 0.5), (0, 2, 0.1), (1, 0, -0.5), (2, 0, -0.1)],  # NetworkX: d[0][0] = -2.8e-17
+], ids=["tiny", "huge", "two-cycles"])
 @pytest.mark.parametrize("method", FLOYD_WARSHALL)
 def test_bug7_floyd_warshall_sweeps_do_not_go_round_zero_cycles(device, method, edges):
     """Blocked sweeps rounded these zero-length cycles below zero in their own order: a
@@ -623,3 +624,14 @@ def test_fuzz_harmonic_centrality_of_a_subnormal_distance(device):
         got = nx.harmonic_centrality(G, distance="weight", **GP)
     assert got == nx.harmonic_centrality(G, distance="weight") == {0: math.inf, 1: math.inf,
                                                                     2: 2.0}
+
+
+@pytest.mark.parametrize("cutoff", [-math.inf, math.nan, -0.5, 1.5, math.inf])
+def test_fuzz_batched_bfs_reads_a_weighted_cutoff(device, cutoff):
+    """all_pairs_dijkstra* with weight=None on batched-bfs read ``cutoff`` as Dijkstra
+    does: -inf keeps the sources (it raised OverflowError in math.floor), NaN cuts
+    nothing (it kept the sources alone, the unweighted functions' reading)."""
+    G = nx.path_graph(4)
+    for func in (nx.all_pairs_dijkstra_path_length, nx.all_pairs_dijkstra_path):
+        got = dict(func(G, cutoff=cutoff, weight=None, method="batched-bfs", **GP))
+        assert got == dict(func(G, cutoff=cutoff, weight=None))

@@ -50,12 +50,16 @@ NO_LIMIT = int(np.iinfo(np.int32).max) - 1
 
 
 def depth_limit(cutoff):
-    """The deepest level a ``cutoff`` (a hop count) keeps: None for no cutoff, else
-    floor(cutoff) but at least 0 (the sources)."""
+    """The deepest level a ``cutoff`` keeps, read as the weighted functions read it
+    (``d > cutoff`` is cut): None for no cutoff or NaN (nothing compares above NaN),
+    else floor(cutoff) but at least 0 (the sources; -inf too). The unweighted functions
+    pass their own depth (nx_gpusp.algorithms.unweighted.bfs_depth)."""
     if cutoff is None:
         return None
     cutoff = float(cutoff)
     if math.isnan(cutoff):
+        return None
+    if cutoff < 0:
         return 0
     if cutoff >= NO_LIMIT:
         return None
