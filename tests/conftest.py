@@ -41,5 +41,25 @@ def data_dir():
     return DATA
 
 
+@pytest.fixture(scope="module")
+def real():
+    """``real(name, **load_options)``: a real graph through nx_gpusp.datasets.load, loaded
+    once per test module; the test skips where the data set is not found."""
+    from nx_gpusp import datasets
+
+    cache = {}
+
+    def get(name, **kw):
+        key = (name, tuple(sorted(kw.items())))
+        if key not in cache:
+            try:
+                cache[key] = datasets.load(name, **kw)
+            except FileNotFoundError as exc:
+                pytest.skip(str(exc))
+        return cache[key]
+
+    return get
+
+
 def pytest_report_header(config):
     return f"nx_gpusp: CUDA {'available' if cuda_available() else 'NOT available (gpu tests skip)'}; data={DATA}"

@@ -469,22 +469,6 @@ def test_progress_is_logged(device, caplog, monkeypatch):
 
 
 # -- real graphs -----------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def real():
-    from nx_gpusp import datasets
-
-    cache = {}
-
-    def get(name):
-        if name not in cache:
-            try:
-                cache[name] = datasets.load(name)
-            except FileNotFoundError as exc:
-                pytest.skip(str(exc))
-        return cache[name]
-
-    return get
-
 
 def test_gnutella04_sample(device, real):
     """p2p-Gnutella04 (directed, not strongly connected): closeness of single nodes,

@@ -13,20 +13,6 @@ from nx_gpusp.convert import to_networkx
 SOURCES = 2
 
 
-@pytest.fixture(scope="module")
-def real(request):
-    cache = {}
-
-    def get(name, **kw):
-        key = (name, tuple(sorted(kw.items())))
-        if key not in cache:
-            try:
-                cache[key] = datasets.load(name, **kw)
-            except FileNotFoundError as exc:
-                pytest.skip(str(exc))
-        return cache[key]
-    return get
-
 
 def _sample(items, k, seed=1):
     if len(items) <= k:

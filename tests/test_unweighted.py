@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 from graphs import assert_valid_path, graph_cases, random_graph
-from nx_gpusp import datasets
 from nx_gpusp.methods import methods_for
 
 CASES = graph_cases(40, seed=17)
@@ -285,16 +284,9 @@ def test_dispatch_counts_the_calls():
 
 
 # -- real graphs ---------------------------------------------------------------------
-def _load(data_dir, name):
-    try:
-        return datasets.load(name, root=data_dir)
-    except FileNotFoundError as exc:
-        pytest.skip(str(exc))
-
-
 @pytest.mark.parametrize("name", ["NY-synthetic", "gnutella04"])
-def test_real_graphs(device, data_dir, name):
-    G = _load(data_dir, name)
+def test_real_graphs(device, real, name):
+    G = real(name)
     rng = np.random.default_rng(3)
     nodes = list(G)
     s = nodes[rng.integers(len(nodes))]
@@ -321,9 +313,9 @@ def test_real_graphs(device, data_dir, name):
            {v: set(p) for v, p in nx.predecessor(G, s).items()}
 
 
-def test_gnutella_all_pairs_rows(device, data_dir):
+def test_gnutella_all_pairs_rows(device, real):
     """The first batches of the streamed all-pairs lengths (batched-bfs) against NetworkX."""
-    G = _load(data_dir, "gnutella04")
+    G = real("gnutella04")
     rows = islice(nx.all_pairs_shortest_path_length(G, backend="gpusp", batch=128), 200)
     for v, lengths in rows:
         assert lengths == nx.single_source_shortest_path_length(G, v)

@@ -521,21 +521,6 @@ def test_direct_backend_calls():
 
 
 # -- real graphs ---------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def real():
-    from nx_gpusp import datasets
-
-    cache = {}
-
-    def get(name):
-        if name not in cache:
-            try:
-                cache[name] = datasets.load(name)
-            except FileNotFoundError as exc:
-                pytest.skip(str(exc))
-        return cache[name]
-    return get
-
 
 @pytest.mark.parametrize("name,weight", [("rome99", "weight"),
                                          ("ChicagoRegional", "free_flow_time")])
@@ -566,7 +551,7 @@ def test_real_negative_weights(device, real):
     G = real("bitcoin-otc")
     s = next(v for v in G if G.out_degree(v))
     check_cycle(G, nx.find_negative_cycle(G, s, backend="gpusp"), s)
-    raw = datasets.load("bitcoin-otc", as_csr=True)
+    raw = real("bitcoin-otc", as_csr=True)
     shifted = type(raw)(raw.indptr, raw.indices, raw.weights + 11, nodes=raw._nodes,
                         directed=True, weight_attr="weight")
     H = to_networkx(datasets.with_potentials(shifted, seed=3))
