@@ -78,7 +78,8 @@ def tight_tree(graph, dist, sources):
     while len(level):
         on = np.isin(arc_tails, level)
         tails, heads = arc_tails[on], graph.indices[on].astype(np.int64)
-        tight = ~seen[heads] & (dist[tails] + graph.weights[on] == dist[heads])
+        with np.errstate(over="ignore"):  # float sums past the maximum: inf
+            tight = ~seen[heads] & (dist[tails] + graph.weights[on] == dist[heads])
         heads, first = np.unique(heads[tight], return_index=True)
         pred[heads] = tails[tight][first]
         seen[heads] = True

@@ -635,3 +635,13 @@ def test_fuzz_batched_bfs_reads_a_weighted_cutoff(device, cutoff):
     for func in (nx.all_pairs_dijkstra_path_length, nx.all_pairs_dijkstra_path):
         got = dict(func(G, cutoff=cutoff, weight=None, method="batched-bfs", **GP))
         assert got == dict(func(G, cutoff=cutoff, weight=None))
+
+
+def test_fuzz_find_negative_cycle_of_a_self_loop_networkx_cannot_walk(device):
+    """NetworkX detects the self-loop's cycle and then fails to walk it ("detected but
+    not found"); gpusp returns the cycle [0, 0], a negative cycle reachable from 0."""
+    G = nx.Graph([(0, 1, {"weight": 0}), (0, 0, {"weight": -2147483647})])
+    with pytest.raises(nx.NetworkXError, match="detected but not found"):
+        nx.find_negative_cycle(G, 0)
+    assert nx.find_negative_cycle(G, 0, **GP) == [0, 0]
+    assert nx.find_negative_cycle(G, 1, **GP) == [0, 0]
