@@ -645,3 +645,24 @@ def test_fuzz_find_negative_cycle_of_a_self_loop_networkx_cannot_walk(device):
         nx.find_negative_cycle(G, 0)
     assert nx.find_negative_cycle(G, 0, **GP) == [0, 0]
     assert nx.find_negative_cycle(G, 1, **GP) == [0, 0]
+
+
+def test_fuzz_barycenter_float_ties_are_exact_ties(device):
+    """Three nodes' distance sums are exactly 4.3; NetworkX's float sums break the tie in
+    its order of additions ([1]). gpusp's nodes are barycenters in exact arithmetic
+    (README: float ties of center, periphery and barycenter)."""
+    edges = [(0, 1, 0.1), (0, 5, 1.0), (0, 4, 0.0), (1, 3, 2.0), (1, 2, 1.0)]
+    G = nx.Graph([(u, v, {"weight": w}) for u, v, w in edges])
+    exact = nx.Graph([(u, v, {"weight": Fraction(w)}) for u, v, w in edges])
+    got = nx.barycenter(G, weight="weight", **GP)
+    assert got and set(got) <= set(nx.barycenter(exact, weight="weight")) == {0, 1, 4}
+
+
+def test_fuzz_find_negative_cycle_through_a_negative_edge_beside_a_self_loop(device):
+    """NetworkX fails ("detected but not found"); gpusp returns a reachable negative
+    cycle: the undirected negative edge taken both ways, or the self-loop."""
+    G = nx.Graph([("v0", 1, {"weight": -1}), ("v0", "v0", {"weight": -1})])
+    with pytest.raises(nx.NetworkXError, match="detected but not found"):
+        nx.find_negative_cycle(G, "v0")
+    cycle = nx.find_negative_cycle(G, "v0", **GP)
+    assert cycle in (["v0", 1, "v0"], ["v0", "v0"])

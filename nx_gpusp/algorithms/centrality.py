@@ -23,7 +23,8 @@ def closeness_values(reached, totals, n, wf_improved):
     total = totals.astype(np.float64)
     out = np.zeros(len(reached), dtype=np.float64)
     ok = (total > 0.0) & (n > 1)
-    out[ok] = r1[ok] / total[ok]
+    with np.errstate(over="ignore"):  # a subnormal total: inf, as Python's division
+        out[ok] = r1[ok] / total[ok]
     if wf_improved and n > 1:
         out[ok] *= r1[ok] / (n - 1)
     return out.tolist()

@@ -2,6 +2,9 @@
 ``kernels/<family>.cu``, and NumpyTwin, its host twin), CUDA launch shapes, type names,
 host arc gathering."""
 
+import functools
+import inspect
+
 import numpy as np
 
 __all__ = ["CUDA_TYPE", "CudaKernelTable", "NumpyTwin", "gather_arcs", "relax_and_append",
@@ -93,6 +96,23 @@ class NumpyTwin:
 
     def __init__(self, executor):
         self.ex = executor
+
+    def __init_subclass__(cls, **kwargs):
+        """Every public method runs with NumPy's overflow warnings off: float sums past
+        the maximum become inf, as they do on the GPU (silently there)."""
+        super().__init_subclass__(**kwargs)
+        for name, fn in list(vars(cls).items()):
+            if inspect.isfunction(fn) and not name.startswith("_"):
+                setattr(cls, name, _quiet_overflow(fn))
+
+
+def _quiet_overflow(fn):
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        with np.errstate(over="ignore"):
+            return fn(*args, **kwargs)
+
+    return run
 
 
 def gather_arcs(indptr, vertices):
