@@ -307,6 +307,18 @@ class CSRGraph:
             return max(self.n - 1, 1) * ints < FLOAT_EXACT
         return True
 
+    def reweighted_ints_exact(self):
+        """True unless ints mix with floats and Johnson's reweighting (float weights with
+        negative arcs: nx_gpusp.solvers.apsp.floyd_warshall.sweep_weights) could move an
+        int-only distance by half a unit. The potentials stay within N = the sum of the
+        negative weights, the reweighted sums within B + 2N (B: path_bound), and each
+        of the n + 2 roundings of a distance errs by at most (B + 4N) * 2**-52; below
+        1/2 in all, rounding gives NetworkX's exact int back."""
+        if self.float_arcs is None or self.float_arcs.all() or not self.has_negative_weights:
+            return True
+        negative = float(-self.weights[self.weights < 0].sum())
+        return (self.n + 2) * (self.path_bound + 4 * negative) * 2.0 ** -52 < 0.5
+
     @functools.cached_property
     def reverse(self):
         """The transpose graph (arcs reversed), sharing labels."""

@@ -19,6 +19,7 @@ write builds the dict and goes to it (copy on write). With ``nx.config.backends.
 every function returns plain dicts instead (:func:`materialize`).
 """
 
+import math
 from collections import defaultdict
 from collections.abc import (Generator, ItemsView, KeysView, Mapping, MutableMapping,
                              ValuesView)
@@ -390,7 +391,7 @@ class MatrixRowMap(LazyMapping):
             return float("inf")
         if self._ints is None:
             return x
-        return int(x) if self._ints[idx] and float(x).is_integer() else float(x)
+        return int(round(x)) if self._ints[idx] and math.isfinite(x) else float(x)
 
     def _values(self, order):
         values = self._row[order].tolist()

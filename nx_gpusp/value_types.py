@@ -12,6 +12,8 @@ The masks follow gpusp's own shortest paths; where an int path and a float path 
 NetworkX may have found the other one.
 """
 
+import math
+
 import numpy as np
 
 __all__ = ["int_arcs", "int_along_tree", "tight_tree", "int_along_rows", "ints_at",
@@ -128,7 +130,8 @@ def ints_at(values, positions):
 
 def as_python_numbers(values, ints):
     """``values`` (a list from ``tolist``) with ints where ``ints`` (bools) says, floats
-    elsewhere. Only a whole number becomes an int (inf, NaN and fractions stay floats,
-    whatever the mask says)."""
-    return [int(v) if i and float(v).is_integer() else float(v)
+    elsewhere. A finite value the mask calls an int is rounded to the nearest: the sum
+    of an int-only path, exact but for the rounding of Floyd-Warshall's reweighted sums
+    (graph.reweighted_ints_exact bounds it below 1/2); inf and NaN stay floats."""
+    return [int(round(v)) if i and math.isfinite(v) else float(v)
             for v, i in zip(values, ints)]

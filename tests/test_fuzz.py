@@ -312,7 +312,24 @@ def _declinable(G, call):
     or of the attribute its ``weight`` argument names, which the dispatcher converts
     even where NetworkX's "unweighted" method then reads none."""
     named = call.args.get("weight", call.args.get("distance"))
-    return any(_inexact(G, call, w) for w in {call.weight, named} if w is not None)
+    return any(_inexact(G, call, w) for w in {call.weight, named} if w is not None) or \
+        _reweighting_inexact(G, call)
+
+
+def _reweighting_inexact(G, call):
+    """Floyd-Warshall (its functions, or the all-pairs length functions on it) declines
+    ints mixed with negative floats whose sums could move an int distance by 1/2 through
+    Johnson's reweighting (nx_gpusp.graph.CSRGraph.reweighted_ints_exact)."""
+    if "floyd_warshall" not in call.name and not call.name.startswith("all_pairs"):
+        return False
+    ws = _weights_used(G, call.weight) if call.weight is not None else []
+    if not (any(isinstance(w, int) for w in ws) and any(isinstance(w, float) for w in ws)
+            and any(w < 0 for w in ws)):
+        return False
+    n = len(G)
+    bound = max(n - 1, 1) * max(abs(w) for w in ws)
+    negative = -sum(w for w in ws if w < 0)
+    return (n + 2) * (bound + 4 * negative) * 2.0 ** -52 >= 0.5
 
 
 def _inexact(G, call, weight):

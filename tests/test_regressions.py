@@ -666,3 +666,25 @@ def test_fuzz_find_negative_cycle_through_a_negative_edge_beside_a_self_loop(dev
         nx.find_negative_cycle(G, "v0")
     cycle = nx.find_negative_cycle(G, "v0", **GP)
     assert cycle in (["v0", 1, "v0"], ["v0", "v0"])
+
+
+def test_fuzz_floyd_warshall_reweighting_keeps_int_distances_exact(device):
+    """Johnson's potentials of -1e300 swallowed the int arc 0 -> 1 (d[0][1] came back 0,
+    NetworkX: 1). Floyd-Warshall declines such graphs (ints mixed with negative floats
+    whose sums could move an int distance by 1/2), and the all-pairs length functions'
+    automatic choice leaves Floyd-Warshall for a batched method, which is exact."""
+    G = nx.DiGraph([(0, 1, {"weight": 1}), (2, 0, {"weight": -1e300})])
+    for func in (nx.floyd_warshall, nx.floyd_warshall_predecessor_and_distance):
+        with pytest.raises(NotImplementedError):
+            func(G, **GP)
+    with pytest.raises(NotImplementedError):
+        dict(nx.all_pairs_bellman_ford_path_length(G, method="fw-tiled-shared", **GP))
+    got = dict(nx.all_pairs_bellman_ford_path_length(G, **GP))
+    assert got == dict(nx.all_pairs_bellman_ford_path_length(G))
+    assert type(got[0][1]) is int
+    # mixed weights of a modest range keep Floyd-Warshall, int distances exact and ints
+    H = nx.DiGraph([(0, 1, {"weight": 1}), (2, 0, {"weight": -1.5}), (1, 2, {"weight": 3})])
+    got = nx.floyd_warshall(H, **GP)
+    assert {u: dict(r) for u, r in got.items()} == \
+        {u: dict(r) for u, r in nx.floyd_warshall(H).items()}
+    assert type(got[0][1]) is int and type(got[2][1]) is float

@@ -28,9 +28,14 @@ def _plan(ex, graph, family, method, *, lengths_only):
     cfg = get_config()
     requested = method or cfg.all_pairs_method
     if lengths_only and ("floyd-warshall", requested) in METHODS:
+        if not graph.reweighted_ints_exact():
+            raise NotImplementedError(
+                "gpusp: int weights mixed with negative float weights whose sums are so "
+                "large that Floyd-Warshall's reweighted sums could not give the int "
+                "distances exactly; an all-pairs method (e.g. batched-frontier) can")
         return "floyd-warshall", METHODS[("floyd-warshall", requested)]
     if lengths_only and requested == "auto" and active_client() is None \
-            and answers.fits_floyd_warshall(ex, graph):
+            and graph.reweighted_ints_exact() and answers.fits_floyd_warshall(ex, graph):
         return "floyd-warshall", choose("floyd-warshall", cfg.floyd_warshall_method, graph,
                                         negative_ok=True)
     if ("sssp", requested) in METHODS:

@@ -47,6 +47,10 @@ def _floyd_warshall(graph, *, keep_negative_diagonal, predecessors, method, opti
         raise NotImplementedError(
             "gpusp: integer path sums could pass what int64 holds (2**62), or, mixed with "
             "float weights, what float64 holds exactly (2**53)")
+    if not graph.reweighted_ints_exact():
+        raise NotImplementedError(
+            "gpusp: int weights mixed with negative float weights whose sums are so large "
+            "that Floyd-Warshall's reweighted sums could not give the int distances exactly")
     if graph.has_negative_weights and not graph.float_sums_finite():
         # -inf + inf is NaN, which NetworkX's comparisons skip and min() keeps
         raise NotImplementedError("gpusp: float path sums could overflow to -inf")
