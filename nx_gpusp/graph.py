@@ -316,7 +316,8 @@ class CSRGraph:
         1/2 in all, rounding gives NetworkX's exact int back."""
         if self.float_arcs is None or self.float_arcs.all() or not self.has_negative_weights:
             return True
-        negative = float(-self.weights[self.weights < 0].sum())
+        with np.errstate(over="ignore"):  # inf past the float maximum: declined
+            negative = float(-self.weights[self.weights < 0].sum())
         return (self.n + 2) * (self.path_bound + 4 * negative) * 2.0 ** -52 < 0.5
 
     @functools.cached_property
