@@ -19,7 +19,6 @@ write builds the dict and goes to it (copy on write). With ``nx.config.backends.
 every function returns plain dicts instead (:func:`materialize`).
 """
 
-import math
 from collections import defaultdict
 from collections.abc import (Generator, ItemsView, KeysView, Mapping, MutableMapping,
                              ValuesView)
@@ -27,7 +26,8 @@ from collections.abc import (Generator, ItemsView, KeysView, Mapping, MutableMap
 import numpy as np
 
 from .graph import distance_inf
-from .value_types import as_python_numbers, int_along_tree, ints_at, tight_tree
+from .value_types import (as_python_numbers, int_along_tree, ints_at, python_number,
+                          tight_tree)
 
 __all__ = ["HostSSSP", "DistanceMap", "PathMap", "MatrixRowMap", "PredecessorRowMap",
            "RowsMap", "LazyMapping", "materialize", "narrowest_distances", "to_host",
@@ -391,7 +391,7 @@ class MatrixRowMap(LazyMapping):
             return float("inf")
         if self._ints is None:
             return x
-        return int(round(x)) if self._ints[idx] and math.isfinite(x) else float(x)
+        return python_number(x, self._ints[idx])
 
     def _values(self, order):
         values = self._row[order].tolist()

@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 __all__ = ["int_arcs", "int_along_tree", "tight_tree", "int_along_rows", "ints_at",
-           "as_python_numbers"]
+           "as_python_numbers", "python_number"]
 
 
 def int_arcs(graph, *, floyd_warshall=False):
@@ -133,5 +133,9 @@ def as_python_numbers(values, ints):
     elsewhere. A finite value the mask calls an int is rounded to the nearest: the sum
     of an int-only path, exact but for the rounding of Floyd-Warshall's reweighted sums
     (graph.reweighted_ints_exact bounds it below 1/2); inf and NaN stay floats."""
-    return [int(round(v)) if i and math.isfinite(v) else float(v)
-            for v, i in zip(values, ints)]
+    return [python_number(v, i) for v, i in zip(values, ints)]
+
+
+def python_number(v, is_int):
+    """One value of :func:`as_python_numbers`."""
+    return int(round(v)) if is_int and math.isfinite(v) else float(v)

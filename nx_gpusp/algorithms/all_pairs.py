@@ -19,7 +19,8 @@ from ..methods import METHODS, choose, get_method
 from ..results import HostSSSP
 from ..solvers import answers
 from ..solvers.apsp.progress import Progress
-from .common import as_csr, check_weights, configured_executor, run_sssp
+from .common import (as_csr, check_reweighted_ints, check_weights, configured_executor,
+                     run_sssp)
 
 __all__ = ["all_pairs_rows", "batched_rows"]
 
@@ -28,11 +29,7 @@ def _plan(ex, graph, family, method, *, lengths_only):
     cfg = get_config()
     requested = method or cfg.all_pairs_method
     if lengths_only and ("floyd-warshall", requested) in METHODS:
-        if not graph.reweighted_ints_exact():
-            raise NotImplementedError(
-                "gpusp: int weights mixed with negative float weights whose sums are so "
-                "large that Floyd-Warshall's reweighted sums could not give the int "
-                "distances exactly; an all-pairs method (e.g. batched-frontier) can")
+        check_reweighted_ints(graph)
         return "floyd-warshall", METHODS[("floyd-warshall", requested)]
     if lengths_only and requested == "auto" and active_client() is None \
             and graph.reweighted_ints_exact() and answers.fits_floyd_warshall(ex, graph):

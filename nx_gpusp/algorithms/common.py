@@ -14,7 +14,7 @@ from ..solvers.sssp import cutoff_value, is_real
 __all__ = ["configured_executor", "as_csr", "check_weights", "check_reachable_self_loops",
            "node_index", "run_sssp", "weight_can_run", "sssp_should_run",
            "attribute_weight_can_run", "reversed_graph", "all_pairs_should_run",
-           "arc_count", "family_of"]
+           "arc_count", "family_of", "check_reweighted_ints"]
 
 
 def configured_executor():
@@ -80,6 +80,16 @@ def check_weights(graph, family):
         # distance inf (here inf means "unreached"), and its Bellman-Ford stops lowering
         # at -inf, so that it finds no negative cycle there
         raise NotImplementedError("gpusp: float path sums could overflow to +-inf")
+
+
+def check_reweighted_ints(graph):
+    """Floyd-Warshall's decline where Johnson's reweighting could move an int distance
+    (nx_gpusp.graph.CSRGraph.reweighted_ints_exact)."""
+    if not graph.reweighted_ints_exact():
+        raise NotImplementedError(
+            "gpusp: int weights mixed with negative float weights whose sums are so large "
+            "that Floyd-Warshall's reweighted sums could not give the int distances "
+            "exactly; an all-pairs method (e.g. batched-frontier) can")
 
 
 def check_reachable_self_loops(graph, sources):

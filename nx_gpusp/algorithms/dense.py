@@ -17,7 +17,8 @@ from ..methods import choose
 from ..results import MatrixRowMap, PredecessorRowMap, RowsMap
 from ..solvers import answers
 from ..value_types import int_along_rows, int_arcs
-from .common import as_csr, attribute_weight_can_run, configured_executor
+from .common import (as_csr, attribute_weight_can_run, check_reweighted_ints,
+                     configured_executor)
 
 __all__ = []
 
@@ -47,10 +48,7 @@ def _floyd_warshall(graph, *, keep_negative_diagonal, predecessors, method, opti
         raise NotImplementedError(
             "gpusp: integer path sums could pass what int64 holds (2**62), or, mixed with "
             "float weights, what float64 holds exactly (2**53)")
-    if not graph.reweighted_ints_exact():
-        raise NotImplementedError(
-            "gpusp: int weights mixed with negative float weights whose sums are so large "
-            "that Floyd-Warshall's reweighted sums could not give the int distances exactly")
+    check_reweighted_ints(graph)
     if graph.has_negative_weights and not graph.float_sums_finite():
         # -inf + inf is NaN, which NetworkX's comparisons skip and min() keeps
         raise NotImplementedError("gpusp: float path sums could overflow to -inf")

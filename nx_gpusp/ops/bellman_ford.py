@@ -49,8 +49,7 @@ def arc_candidates(g, tails, tail_dist, cutoff):
     tails, tail_dist = tails[reached], tail_dist[reached]
     owner, arcs = gather_arcs(g.indptr, tails.astype(np.int64))
     heads = g.indices[arcs].astype(np.int64)
-    with np.errstate(over="ignore"):  # float sums past the maximum are inf, as on the GPU
-        cand = tail_dist[owner] + g.weights[arcs]
+    cand = tail_dist[owner] + g.weights[arcs]
     keep = cand <= cutoff
     return np.flatnonzero(reached)[owner[keep]], heads[keep], cand[keep]
 

@@ -35,16 +35,13 @@ class NumpyOps(NumpyTwin):
                        next_frontier, next_size, cutoff):
         owner, arcs = gather_arcs(g.indptr, frontier[:size].astype(np.int64))
         heads = g.indices[arcs]
-        with np.errstate(over="ignore"):  # float sums past the maximum: inf, as on the GPU
-            cand = frontier_dist[:size][owner] + g.weights[arcs]
+        cand = frontier_dist[:size][owner] + g.weights[arcs]
         relax_and_append(dist, lowered, round_, heads, cand, cutoff, next_frontier, next_size)
 
     def record_predecessors(self, g, frontier, frontier_dist, size, dist, lowered, round_, pred):
         owner, arcs = gather_arcs(g.indptr, frontier[:size].astype(np.int64))
         heads = g.indices[arcs]
-        with np.errstate(over="ignore"):
-            tight = (lowered[heads] == round_) & \
-                (frontier_dist[:size][owner] + g.weights[arcs] == dist[heads])
+        tight = (lowered[heads] == round_) & (frontier_dist[:size][owner] + g.weights[arcs] == dist[heads])
         pred[heads[tight]] = frontier[:size][owner[tight]]
 
     def snapshot_frontier(self, frontier, size, dist, frontier_dist):

@@ -47,8 +47,7 @@ class NumpyOps(NumpyTwin):
         inf = distance_inf(prev.dtype)
         ok = (prev[tails] != inf)
         rows, tails = rows[ok], tails[ok]
-        with np.errstate(over="ignore"):  # float sums past the maximum: inf, as on the GPU
-            cand = prev[tails] + cand[ok]
+        cand = prev[tails] + cand[ok]
         ok = cand <= cutoff
         rows, tails, cand = rows[ok], tails[ok], cand[ok]
         nxt[:] = prev
