@@ -45,8 +45,8 @@ def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
     if weight is None:
         weights = np.ones(m, dtype=np.int64)
     else:
-        values = _weight_values(adj, weight, default, G.is_multigraph())
-        if values.count(_MISSING):  # C-speed identity count; a second pass only here
+        values, missing = _weight_values(adj, weight, default, G.is_multigraph())
+        if missing and values.count(_MISSING):  # C-speed identity count
             defaulted_arcs = np.fromiter((v is _MISSING for v in values), dtype=bool, count=m)
             values = [default if v is _MISSING else v for v in values]
         weights, float_arcs = validate_weights(values, indptr, indices, nodes)
@@ -76,22 +76,23 @@ def _head_indices(nodes, heads, m, identity):
 
 
 def _weight_values(adj, weight, default, multigraph):
-    """The weight of each arc in CSR order (a multigraph arc: its parallel edges'
-    minimum, a parallel edge without the attribute at ``default``, as NetworkX's
-    multigraph weight function reads it), _MISSING where the attribute is absent (from
-    every parallel edge, for a multigraph arc). ``operator.itemgetter`` reads them (a C call per arc) while every
-    arc has the attribute; ``dict.get`` only after one lacks it."""
+    """(values, whether any may be _MISSING): the weight of each arc in CSR order (a
+    multigraph arc: its parallel edges' minimum, a parallel edge without the attribute
+    at ``default``, as NetworkX's multigraph weight function reads it), _MISSING where
+    the attribute is absent (from every parallel edge, for a multigraph arc).
+    ``operator.itemgetter`` reads them (a C call per arc) while every arc has the
+    attribute; ``dict.get`` only after one lacks it."""
     def datas():
         return itertools.chain.from_iterable(map(dict.values, adj.values()))
 
     if multigraph:
         return [min(d.get(weight, default) for d in keydict.values())
                 if any(weight in d for d in keydict.values()) else _MISSING
-                for keydict in datas()]
+                for keydict in datas()], True
     try:
-        return list(map(itemgetter(weight), datas()))
+        return list(map(itemgetter(weight), datas())), False
     except KeyError:
-        return [d.get(weight, _MISSING) for d in datas()]
+        return [d.get(weight, _MISSING) for d in datas()], True
 
 
 def _arc_label(pos, indptr, indices, nodes):

@@ -10,7 +10,7 @@ import functools
 
 import numpy as np
 
-__all__ = ["CSRGraph", "distance_inf", "float_distances"]
+__all__ = ["CSRGraph", "distance_inf", "float_distances", "source_indices"]
 
 INT_LIMIT = 1 << 62  # int64 path sums stay exact below this
 FLOAT_EXACT = 1 << 53  # every integer up to this magnitude is a float64 exactly
@@ -21,6 +21,16 @@ def distance_inf(dtype):
     """The "unreached" distance of a distance dtype: +inf, or the integer maximum."""
     dtype = np.dtype(dtype)
     return np.inf if dtype.kind == "f" else np.iinfo(dtype).max
+
+
+def source_indices(sources, dtype=np.int64):
+    """The distinct vertex indices of ``sources``, sorted, as ``dtype`` (what
+    ``np.unique`` gives: np.unique imports numpy.ma when first called, 30-90 ms of a
+    process's first search)."""
+    arr = np.sort(np.asarray(sources, dtype=dtype).ravel())
+    if len(arr) > 1:
+        arr = arr[np.concatenate(([True], arr[1:] != arr[:-1]))]
+    return arr
 
 
 def float_distances(d):
@@ -228,7 +238,7 @@ class CSRGraph:
         from scipy.sparse import csr_matrix
         from scipy.sparse.csgraph import breadth_first_order
 
-        src = np.unique(np.asarray(sources, dtype=np.int64))
+        src = source_indices(sources)
         n = self.n
         indptr = np.append(self.indptr, self.m + len(src))
         indices = np.concatenate([self.indices.astype(np.int64), src])

@@ -3,7 +3,9 @@
 from . import algorithms  # noqa: F401  (registers every function)
 from .convert import EdgeDataGraph, from_networkx, to_networkx
 from . import dispatch
+from .config import get_config
 from .dispatch import IMPLEMENTATIONS
+from .executor import start_cuda_driver
 from .graph import CSRGraph
 
 __all__ = ["BackendInterface", "backend_interface"]
@@ -18,6 +20,8 @@ class BackendInterface:
                         graph_name=None):
         if isinstance(G, CSRGraph):
             return G
+        # a gpusp call follows: CUDA's driver starts now, alongside the conversion
+        start_cuda_driver(get_config().device)
         weight, default = None, 1
         if edge_attrs:
             if len(edge_attrs) > 1:

@@ -20,8 +20,7 @@ every function returns plain dicts instead (:func:`materialize`).
 """
 
 from collections import defaultdict
-from collections.abc import (Generator, ItemsView, KeysView, Mapping, MutableMapping,
-                             ValuesView)
+from collections.abc import Generator, Mapping, MutableMapping
 
 import numpy as np
 
@@ -134,28 +133,36 @@ class LazyMapping(MutableMapping):
 
     def keys(self):
         # dict(m) reads keys() and then m[key] for each: building the dict here makes
-        # those reads dict lookups (PathMap: every path at once, by tree depth)
-        return KeysView(self._dict())
+        # those reads dict lookups (PathMap: every path at once, by tree depth), and
+        # the dict's own view lists its keys in C (collections.abc.KeysView iterates
+        # through a Python generator: NY's 264K keys, 7 ms more)
+        return self._dict().keys()
 
     def items(self):
-        return ItemsView(self._dict())
+        return self._dict().items()
 
     def values(self):
-        return ValuesView(self._dict())
+        return self._dict().values()
+
+    def _build(self):
+        """A new plain dict of the items (labels and values as lists, zipped in C)."""
+        order = self._order()
+        return dict(zip(self._graph.labels(order), self._values(order)))
 
     def _dict(self):
-        """The plain dict (built once: labels and values as lists, zipped in C)."""
+        """The plain dict that reads and writes go to once it exists (built once)."""
         d = self._dict_cache
         if d is None:
-            order = self._order()
-            d = self._dict_cache = dict(zip(self._graph.labels(order), self._values(order)))
+            d = self._dict_cache = self._build()
             if len(d) >= SWAP_MIN_ITEMS and not isinstance(self, MatrixRowMap):
                 self.__class__ = _reading_from(type(self), d)
         return d
 
     def copy(self):
-        """A plain dict with the same items."""
-        return dict(self._dict())
+        """A plain dict with the same items (built for the caller, not kept: what
+        ``lazy_results=False`` returns costs what building NetworkX's dict costs)."""
+        d = self._dict_cache
+        return dict(d) if d is not None else self._build()
 
     def __eq__(self, other):
         if isinstance(other, LazyMapping):

@@ -16,6 +16,8 @@ import math
 
 import numpy as np
 
+from .graph import source_indices
+
 __all__ = ["int_arcs", "int_along_tree", "tight_tree", "int_along_rows", "ints_at",
            "as_python_numbers", "python_number"]
 
@@ -74,7 +76,7 @@ def tight_tree(graph, dist, sources):
     n = graph.n
     pred = np.full(n, -1, dtype=np.int64)
     seen = np.zeros(n, dtype=bool)
-    level = np.unique(np.asarray(sources, dtype=np.int64))
+    level = source_indices(sources)
     seen[level] = True
     arc_tails = np.repeat(np.arange(n, dtype=np.int64), np.diff(graph.indptr))
     while len(level):

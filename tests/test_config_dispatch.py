@@ -201,3 +201,35 @@ def test_readme_lists_every_option():
     rows = {line.split("|")[1].strip().strip("`") for line in table.splitlines()
             if line.startswith("| `")}
     assert set(OPTIONS) <= rows, set(OPTIONS) - rows
+
+
+def test_cuda_driver_start_is_harmless_where_it_cannot_run(monkeypatch):
+    """The driver thread (started when a graph is converted for a gpusp call) starts
+    nothing for device='cpu', and where no CUDA driver loads it ends without error."""
+    from nx_gpusp import executor
+
+    monkeypatch.setattr(executor, "_DRIVER", {})
+    executor.start_cuda_driver("cpu")
+    assert executor._DRIVER == {}
+    monkeypatch.setattr(executor.ctypes, "CDLL", _no_library)
+    executor.start_cuda_driver("cuda:1")
+    thread = executor._DRIVER["thread"]
+    thread.join(10)
+    assert not thread.is_alive()
+    executor.start_cuda_driver("cuda")  # once per process
+    assert executor._DRIVER["thread"] is thread
+
+
+def _no_library(name):
+    raise OSError(f"{name}: cannot open shared object file")
+
+
+def test_conversion_for_gpusp_starts_the_driver(monkeypatch):
+    from nx_gpusp import interface
+
+    started = []
+    monkeypatch.setattr(interface, "start_cuda_driver", started.append)
+    with nx.config.backends.gpusp(device="cpu"):
+        graph = interface.BackendInterface.convert_from_nx(nx.path_graph(3),
+                                                           edge_attrs={"weight": 1})
+    assert started == ["cpu"] and graph.n == 3

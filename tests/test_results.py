@@ -289,3 +289,14 @@ def test_distance_order():
     graph = CSRGraph.from_edge_arrays(7, [], [], [])
     assert list(DistanceMap(graph, dist, order).items()) == [(2, 0), (4, 2), (6, 2), (0, 5), (3, 5)]
     assert list(DistanceMap(graph, dist).items()) == [(2, 0), (4, 2), (6, 2), (0, 5), (3, 5)]
+
+
+def test_source_indices_is_np_unique():
+    from nx_gpusp.graph import source_indices
+
+    rng = np.random.default_rng(7)
+    for size in (0, 1, 2, 5, 100):
+        values = rng.integers(0, 20, size)
+        for dtype in (np.int32, np.int64):
+            got = source_indices(values.tolist(), dtype)
+            assert got.dtype == dtype and np.array_equal(got, np.unique(values))

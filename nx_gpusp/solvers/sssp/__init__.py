@@ -10,10 +10,11 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from ...graph import distance_inf  # noqa: F401  (re-exported: solvers import it from here)
+# re-exported: the solvers import them from here
+from ...graph import distance_inf, source_indices  # noqa: F401
 
 __all__ = ["SSSPResult", "distance_inf", "cutoff_value", "is_real", "mask_beyond_cutoff",
-           "init_sources", "check_negative_cycle"]
+           "init_sources", "check_negative_cycle", "source_indices"]
 
 
 @dataclass

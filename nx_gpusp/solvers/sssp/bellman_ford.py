@@ -35,7 +35,7 @@ import networkx as nx
 import numpy as np
 
 from ...methods import method
-from . import SSSPResult, cutoff_value, check_negative_cycle, init_sources
+from . import SSSPResult, cutoff_value, check_negative_cycle, init_sources, source_indices
 from .frontier import frontier_sssp
 
 __all__ = ["NegativeCycleGuard", "refuse_cycles_before_overflow", "round_state", "source_flags",
@@ -109,7 +109,7 @@ def round_state(ex, graph, sources, cutoff):
     dtype = graph.distance_dtype()
     dist, pred = init_sources(ex, graph.n, sources, dtype)
     cut = cutoff_value(cutoff, dtype)
-    return graph.on(ex), dist, pred, np.unique(np.asarray(sources, dtype=np.int32)), cut
+    return graph.on(ex), dist, pred, source_indices(sources, np.int32), cut
 
 
 def source_flags(ex, n, sources):

@@ -34,7 +34,7 @@ import numpy as np
 from ...methods import method
 from ...ops.bfs import (S_ARCS, S_FOUND, S_LEVEL, S_PARITY, S_SEEN_IN, S_SIZE, STATUS,
                         UNSEEN, chunk_capacity)
-from . import SSSPResult, distance_inf
+from . import SSSPResult, distance_inf, source_indices
 
 __all__ = ["top_down_bfs", "direction_optimizing_bfs", "distances_from_levels",
            "depth_limit", "require_unit_weights", "level_predecessors", "BFSRun",
@@ -118,7 +118,7 @@ class BFSRun:
         self.g = graph.on(ex)
         ex.require_bytes(n * (4 * 4) + STATUS * 8, "BFS levels, parents and queues")
         self.in_degree = graph.on_device(ex, "in_degree")
-        self.sources = np.unique(np.asarray(sources, dtype=np.int32))
+        self.sources = source_indices(sources, np.int32)
         self.levels = xp.full(n, UNSEEN, dtype=np.int32)
         self.parent = xp.full(n, -1, dtype=np.int32) if want_pred else None
         self.queues = [xp.empty(max(n, 1), dtype=np.int32) for _ in range(2)]

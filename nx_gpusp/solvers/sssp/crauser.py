@@ -21,7 +21,7 @@ import numpy as np
 
 from ...methods import method
 from ...ops.base import BLOCK
-from . import SSSPResult, cutoff_value, distance_inf, init_sources
+from . import SSSPResult, cutoff_value, distance_inf, init_sources, source_indices
 
 __all__ = ["settle_loop", "check_block_size"]
 
@@ -72,7 +72,7 @@ def settle_loop(ex, graph, sources, *, threshold, relax, cutoff=None, block_size
         if found == inf:
             break
         ops.update(frontier, unsettled, dist, found + base, block=block)
-    return SSSPResult(dist=dist, pred=None, sources=np.unique(np.asarray(sources, dtype=np.int64)),
+    return SSSPResult(dist=dist, pred=None, sources=source_indices(sources),
                       executor=ex, stats={"iterations": iterations})
 
 

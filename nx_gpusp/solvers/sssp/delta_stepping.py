@@ -16,7 +16,7 @@ import numpy as np
 
 from ...methods import method
 from ...ops.delta_stepping import NO_BUCKET
-from . import SSSPResult, cutoff_value, init_sources
+from . import SSSPResult, cutoff_value, init_sources, source_indices
 
 __all__ = ["delta_stepping_sssp", "bucket_width"]
 
@@ -90,6 +90,6 @@ def delta_stepping_sssp(ex, graph, sources, *, cutoff=None, want_pred=True,
                 break
         ops.relax_heavy(g, dist, width, lowered, in_r, cut)
         ops.assign_buckets(dist, width, lowered, bucket, current, count)
-    return SSSPResult(dist=dist, pred=None, sources=np.unique(np.asarray(sources, dtype=np.int64)),
+    return SSSPResult(dist=dist, pred=None, sources=source_indices(sources),
                       executor=ex, stats={"delta": width, "buckets": buckets,
                                           "light_phases": phases})

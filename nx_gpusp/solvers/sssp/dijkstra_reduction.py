@@ -13,7 +13,7 @@ import numpy as np
 from ...methods import method
 from ...ops.base import BLOCK
 from ...ops.dijkstra_reduction import partial_count
-from . import SSSPResult, cutoff_value, init_sources
+from . import SSSPResult, cutoff_value, init_sources, source_indices
 from .crauser import check_block_size
 
 __all__ = ["dijkstra_reduction_sssp"]
@@ -53,5 +53,5 @@ def dijkstra_reduction_sssp(ex, graph, sources, *, cutoff=None, want_pred=True,
         if int(best[0]) < 0:
             break
     return SSSPResult(dist=dist, pred=pred if want_pred else None,
-                      sources=np.unique(np.asarray(sources, dtype=np.int64)), executor=ex,
+                      sources=source_indices(sources), executor=ex,
                       stats={"iterations": iterations})

@@ -27,7 +27,7 @@ weights nothing beyond the cutoff can lead back under it).
 import numpy as np
 
 from ...methods import method
-from . import SSSPResult, cutoff_value, check_negative_cycle, init_sources
+from . import SSSPResult, cutoff_value, check_negative_cycle, init_sources, source_indices
 
 __all__ = ["frontier_sssp"]
 
@@ -55,7 +55,7 @@ def frontier_sssp(ex, graph, sources, *, cutoff=None, want_pred=True):
     next_dist = xp.empty(n, dtype=dtype)
     lowered = xp.full(n, -1, dtype=np.int32)
     next_size = xp.zeros(1, dtype=np.int32)
-    srcs = np.unique(np.asarray(sources, dtype=np.int32))
+    srcs = source_indices(sources, np.int32)
     frontier[: len(srcs)] = ex.asarray(srcs)
     size = len(srcs)
     rounds = 0

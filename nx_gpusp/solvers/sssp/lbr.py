@@ -24,7 +24,7 @@ import numpy as np
 from ...methods import method
 from ...ops.base import gather_arcs
 from ...ops.lbr import MAX_DEPTH
-from . import SSSPResult
+from . import SSSPResult, source_indices
 from .bellman_ford import (NegativeCycleGuard, refuse_cycles_before_overflow, round_state,
                            source_flags)
 
@@ -34,7 +34,7 @@ __all__ = ["lbr_sssp", "hop_depth"]
 def hop_depth(graph, sources):
     """Number of breadth-first levels below the sources (0: nothing else reachable)."""
     seen = np.zeros(graph.n, dtype=bool)
-    level = np.unique(np.asarray(sources, dtype=np.int64))
+    level = source_indices(sources)
     seen[level] = True
     depth = -1
     while len(level):

@@ -58,7 +58,7 @@ import numpy as np
 from ...methods import method
 from ...ops.near_far import (BLOCK_THREADS, CLUSTER, CTL_PARITY, CTL_ROUND, CTL_SIZE,
                              CTL_SUB, CTL_TOTAL_NEAR, DENSE_BUCKETS, INT32_MAX, buffers)
-from . import SSSPResult, cutoff_value, check_negative_cycle, distance_inf
+from . import SSSPResult, cutoff_value, check_negative_cycle, distance_inf, source_indices
 from .bellman_ford import refuse_cycles_before_overflow
 from .frontier import frontier_sssp
 
@@ -191,7 +191,7 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
     ex.require_bytes(n * (3 * dtype.itemsize + 5 * 4 + 6), "near-far SSSP state")
     track_pred = bool(want_pred or graph.has_negative_weights)
     cut = cutoff_value(cutoff, dtype)
-    srcs = np.unique(np.asarray(sources, dtype=np.int32))
+    srcs = source_indices(sources, np.int32)
     # options are checked before anything is allocated
     team = _team(ops, cluster)
     _check_dense_target(dense_target)

@@ -18,7 +18,7 @@ its levels keep the tree acyclic.
 
 import numpy as np
 
-from ...graph import distance_inf
+from ...graph import distance_inf, source_indices
 from ...ops.tree import UNCLAIMED
 
 __all__ = ["shortest_path_tree"]
@@ -32,7 +32,7 @@ def shortest_path_tree(ex, graph, dist, sources):
     ops = ex.ops("tree")
     g = graph.on(ex)
     pred = xp.full(graph.n, UNCLAIMED, dtype=np.int32)
-    srcs = ex.asarray(np.unique(np.asarray(sources, dtype=np.int64)))
+    srcs = ex.asarray(source_indices(sources))
     if not graph.has_negative_weights:
         ops.tight_arc_parents(g, dist, pred)
     pred[srcs] = -1

@@ -1,0 +1,119 @@
+"""Developer probe: where the first gpusp call of a process goes.
+
+Each row runs in a fresh interpreter (the graph is built there first, not timed):
+
+- ``phases``: CuPy's import, the device count, the CUDA context, conversion from
+  ``G._adj``, upload, loading the default kernels, the backend's import, and then the
+  call on the converted graph with all of those done, each timed on its own, in that
+  order;
+- ``call``: the plain first ``single_source_dijkstra_path_length(G, s, backend="gpusp")``
+  (what ``python -m nx_gpusp.bench --group calls`` reports as first-call);
+- ``with warm-up`` (``--warm-up``): the call with ``start_cuda_warm_up`` begun at
+  its start, so that CuPy's import and the kernels' loading run in a thread beside the
+  conversion;
+- ``profile``: the same call under cProfile (its 25 costliest functions by cumulative
+  time, to ``--profile-out``).
+
+The kernels must be in CuPy's cache already (``python -m nx_gpusp compile``).
+
+Usage: python tools/first_call_probe.py [--workload NY-synthetic] [--repeat 3]
+       [--profile-out FILE] [--warm-up]
+"""
+
+import argparse
+import statistics
+import subprocess
+import sys
+
+PHASES = r"""
+import time, sys
+import networkx as nx
+from nx_gpusp import bench
+from nx_gpusp.convert import from_networkx, to_networkx
+nx.config.warnings_to_ignore.add("cache")
+case = next(c for c in bench.WORKLOADS[{workload!r}] if c.problem == "sssp")
+graph = case.build(); G = to_networkx(graph); attr = graph.weight_attr or "weight"
+label = graph.labels([0])[0]
+del graph
+marks = [("start", time.perf_counter())]
+def mark(name): marks.append((name, time.perf_counter()))
+import cupy; mark("import_cupy")
+cupy.cuda.runtime.getDeviceCount(); mark("device_count")
+cupy.empty(1); mark("context")
+g = from_networkx(G, attr); mark("conversion")
+from nx_gpusp.executor import get_executor
+ex = get_executor("cuda"); g.on(ex); ex.synchronize(); mark("upload")
+for family in ("near_far", "tree"):
+    ex.ops(family)
+mark("kernels")
+import nx_gpusp.interface; mark("backend_import")
+nx.single_source_dijkstra_path_length(g, label, weight=attr); mark("call_rest")
+print("PHASES", ";".join(f"{{n}}={{(t - p) * 1e3:.1f}}" for (n, t), (_, p) in
+                         zip(marks[1:], marks[:-1])))
+"""
+
+CALL = r"""
+import time, sys
+import networkx as nx
+from nx_gpusp import bench
+from nx_gpusp.convert import to_networkx
+nx.config.warnings_to_ignore.add("cache")
+case = next(c for c in bench.WORKLOADS[{workload!r}] if c.problem == "sssp")
+graph = case.build(); G = to_networkx(graph); attr = graph.weight_attr or "weight"
+label = graph.labels([0])[0]
+del graph
+t0 = time.perf_counter()
+{before}
+{call}
+print("CALL", (time.perf_counter() - t0) * 1e3)
+"""
+
+
+def child(code):
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=600)
+    if out.returncode:
+        raise RuntimeError(out.stderr[-3000:])
+    return out.stdout
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--workload", default="NY-synthetic")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--profile-out", default=None)
+    ap.add_argument("--warm-up", action="store_true",
+                    help="also the call with nx_gpusp's CUDA warm-up thread started at "
+                         "its start (CuPy's import, the context, the default kernels)")
+    args = ap.parse_args(argv)
+    rows = {}
+    for _ in range(args.repeat):
+        line = next(l for l in child(PHASES.format(workload=args.workload)).splitlines()
+                    if l.startswith("PHASES"))
+        for item in line.split()[1].split(";"):
+            name, _, ms = item.partition("=")
+            rows.setdefault(name, []).append(float(ms))
+    print(f"first call on {args.workload}, phases in a fresh process (median of "
+          f"{args.repeat}, ms):")
+    for name, values in rows.items():
+        print(f"  {name:14s} {statistics.median(values):8.1f}   {values}")
+    call = 'nx.single_source_dijkstra_path_length(G, label, weight=attr, backend="gpusp")'
+    times = [float(child(CALL.format(workload=args.workload, before="", call=call))
+                   .split("CALL")[-1]) for _ in range(args.repeat)]
+    print(f"  {'whole call':14s} {statistics.median(times):8.1f}   {times}")
+    if args.warm_up:
+        before = "from nx_gpusp.executor import start_cuda_warm_up; start_cuda_warm_up('cuda')"
+        times = [float(child(CALL.format(workload=args.workload, before=before, call=call))
+                       .split("CALL")[-1]) for _ in range(args.repeat)]
+        print(f"  {'with warm-up':14s} {statistics.median(times):8.1f}   {times}")
+    if args.profile_out:
+        prof = ("import cProfile, pstats, io\npr = cProfile.Profile()\npr.enable()\n"
+                + call + "\npr.disable()\ns = io.StringIO()\n"
+                "pstats.Stats(pr, stream=s).sort_stats('cumulative').print_stats(150)\n"
+                f"open({args.profile_out!r}, 'w').write(s.getvalue())")
+        child(CALL.format(workload=args.workload, before="", call=prof))
+        print(f"  profile: {args.profile_out}")
+
+
+if __name__ == "__main__":
+    main()
