@@ -87,7 +87,8 @@ def test_several_tiles_and_padding(device, method):
                         nx.floyd_warshall_numpy(G))
 
 
-@pytest.mark.parametrize("lane, weights", [("s16x2", "int"), ("s32", "int"), ("i64", "int"),
+@pytest.mark.parametrize("lane, weights", [("s16x2", "int"), ("s32", "int"), ("i53", "int"),
+                                           ("i64", "int"),
                                            ("f32", "integral float"), ("f64", "float")])
 @pytest.mark.parametrize("n", [70, 300])
 def test_dpx_lanes(device, lane, weights, n):
@@ -220,7 +221,7 @@ def _assert_valid_predecessors(d0, d, p, h, inf):
 
 @pytest.mark.gpu
 @pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
-@pytest.mark.parametrize("lane", ["s16x2", "s32", "f32", "i64", "f64"])
+@pytest.mark.parametrize("lane", ["s16x2", "s32", "f32", "i53", "i64", "f64"])
 def test_dpx_kernels_match_twin(lane):
     from nx_gpusp.ops.floyd_warshall_dpx import LANES, tile_of
 
@@ -241,3 +242,23 @@ def test_dpx_kernels_match_twin(lane):
                 out.append(ex.to_host(d))
             np.testing.assert_array_equal(out[0], out[1], err_msg=f"kb={kb} step={step}")
             d0 = out[1]
+
+
+@pytest.mark.parametrize("scale, lane", [(2**31, "i53"), (2**44, "i53"), (2**50, "i64")])
+def test_dpx_auto_lane_past_int32(device, scale, lane):
+    """Integer sums past int32: float64 holds them exactly while 2 x the path bound is at
+    most 2**53 ("i53", the float64 kernels), beyond that the int64 lane; the answers are
+    NetworkX's ints either way, unreachable pairs included, negative arcs too."""
+    from nx_gpusp.convert import from_networkx
+    from nx_gpusp.solvers.apsp.floyd_warshall_dpx import choose_lane
+
+    G = random_graph(11, n=150, p=0.03, negative=True, disconnected=True)
+    for _, _, d in G.edges(data=True):
+        d["weight"] = d["weight"] * (scale // 100) + 1
+    assert choose_lane(from_networkx(G, "weight")) == lane
+    got = nx.floyd_warshall(G, backend="gpusp", method="fw-dpx")
+    expected = nx.floyd_warshall(G)
+    assert {u: dict(row) for u, row in got.items()} == \
+        {u: dict(row) for u, row in expected.items()}
+    assert all(type(v) is int for row in got.values() for v in row.values()
+               if v != float("inf"))

@@ -312,7 +312,7 @@ def test_hostile_fw_dpx_lane_says_which_lane_fits_and_why(device):
     H = nx.DiGraph()
     H.add_edge(0, 0, weight=2**31)  # one node: the path bound counts the self-loop
     with pytest.raises(ValueError, match=r"lane 's32' .* 4294967296, not below its INF "
-                                         r"sentinel .* narrowest lane that can is 'i64'"):
+                                         r"sentinel .* narrowest lane that can is 'i53'"):
         nx.floyd_warshall_numpy(H, method="fw-dpx", lane="s32", **GP)
     with pytest.raises(ValueError, match=r"'f32' .* whole number"):
         nx.floyd_warshall_numpy(G, method="fw-dpx", lane="f32", **GP)

@@ -13,7 +13,7 @@ Three sections, each in its own try/except (a failure is printed, the rest still
   sources   1,024 sources on the 1M-vertex 7-random-predecessor graph: the default
             all-pairs (batched) method on all of them vs separate calls of the default
             sssp method (timed on a subset, scaled linearly). Target: >= 8x.
-  fw        fw-dpx lanes at n = 8192: s16x2 and s32 (and i64) on weights 1, f32 on the
+  fw        fw-dpx lanes at n = 8192: s16x2 and s32 (and i53, i64) on weights 1, f32 on the
             same weights as floats (1.0), f64 on float weights; ms and min-plus ops/s =
             n^3 / t.
 
@@ -345,7 +345,8 @@ def fw_lanes(ex, size, repeat):
     out = {"n": n, "m": ints.m, "density": density, "rows": table.rows}
     reference = {}
     for lane, graph, weights in (("s32", ints, "int 1"), ("s16x2", small, "int 1"),
-                                 ("i64", ints, "int 1"), ("f32", integral, "float 1.0"),
+                                 ("i53", ints, "int 1"), ("i64", ints, "int 1"),
+                                 ("f32", integral, "float 1.0"),
                                  ("f64", floats, "float 1..2")):
         if graph is None:
             table.add([lane, weights, None, None, None, None, note16], lane=lane, note=note16)

@@ -6,18 +6,27 @@ import numpy as np
 
 from .base import CudaKernelTable, NumpyTwin, scalar
 
-__all__ = ["CudaOps", "NumpyOps", "LANES", "tile_of"]
+__all__ = ["CudaOps", "NumpyOps", "LANES", "tile_of", "kernel_lane"]
 
 # lane -> (storage dtype, INF sentinel, distances per 32/64-bit word, tile side): the
 # 32-bit-word lanes keep an 8x8 register micro-tile per thread (128-tiles), the 64-bit
-# lanes a 4x4 one (64-tiles), as kernels/floyd_warshall_dpx.cu's Lane structs say
+# lanes a 4x4 one (64-tiles), as kernels/floyd_warshall_dpx.cu's Lane structs say.
+# "i53" is integer distances held in float64 (exact below 2**53): the f64 kernels, whose
+# add and min run at about twice the rate of the int64 lane's two-word arithmetic.
 LANES = {
     "s16x2": (np.dtype(np.int16), 0x3FFF, 2, 128),
     "s32": (np.dtype(np.int32), 0x3FFFFFFF, 1, 128),
     "f32": (np.dtype(np.float32), np.inf, 1, 128),
+    "i53": (np.dtype(np.float64), np.inf, 1, 64),
     "i64": (np.dtype(np.int64), np.iinfo(np.int64).max, 1, 64),
     "f64": (np.dtype(np.float64), np.inf, 1, 64),
 }
+KERNEL_LANE = {"i53": "f64"}  # lanes that run another lane's kernels
+
+
+def kernel_lane(lane):
+    """The lane whose kernels ``lane`` runs (kernels/floyd_warshall_dpx.cu's names)."""
+    return KERNEL_LANE.get(lane, lane)
 
 
 def tile_of(lane):
@@ -27,7 +36,8 @@ def tile_of(lane):
 class CudaOps(CudaKernelTable):
     source = "floyd_warshall_dpx.cu"
     templates = ()
-    plain = tuple(f"fw_dpx_{k}_{lane}" for k in ("diagonal", "minplus") for lane in LANES)
+    plain = tuple(f"fw_dpx_{k}_{lane}" for k in ("diagonal", "minplus") for lane in LANES
+                  if lane not in KERNEL_LANE)
 
     def _words(self, d, lane):
         """The matrix as the kernel's words, and words per row."""
@@ -38,14 +48,14 @@ class CudaOps(CudaKernelTable):
         """One block closes tile (kb, kb) in dynamic shared memory (64 KiB for s32)."""
         w, ldw = self._words(d, lane)
         shared = tile_of(lane) ** 2 * d.dtype.itemsize
-        fn = self.kernel_with_shared(f"fw_dpx_diagonal_{lane}", None, shared)
+        fn = self.kernel_with_shared(f"fw_dpx_diagonal_{kernel_lane(lane)}", None, shared)
         fn((1,), (16, 16), (w, ldw, scalar(kb, np.int32)), shared_mem=shared)
 
     def fw_dpx_minplus(self, d, lane, kb, phase):
         w, ldw = self._words(d, lane)
         nt = d.shape[0] // tile_of(lane)
         grid = (nt, 2) if phase == 2 else (nt, nt)
-        self.kernel(f"fw_dpx_minplus_{lane}")(grid, (16, 16), (
+        self.kernel(f"fw_dpx_minplus_{kernel_lane(lane)}")(grid, (16, 16), (
             w, ldw, scalar(kb, np.int32), scalar(phase, np.int32)))
 
 

@@ -2,7 +2,9 @@
 
 Integer distances are stored in the narrowest lane whose finite INF sentinel provably
 exceeds twice the bound B = max(n-1, 1) * max|w| on every simple-path length and every
-arc weight (see kernels/floyd_warshall_dpx.cu): int16 pairs, then int32, else int64.
+arc weight (see kernels/floyd_warshall_dpx.cu): int16 pairs, then int32, then "i53"
+(integers held in float64, every sum exact while 2 x the bound is at most 2**53: the
+float64 kernels run about twice as fast as the int64 lane's), else int64.
 Float weights use float32 where every weight is an integer and 2 x the bound is at most
 2**24 (every sum exact, so equal to NetworkX's float64 answers), else float64 (inexact
 float32 sums would not match NetworkX's); with negative arcs they are swept on Johnson's
@@ -30,6 +32,7 @@ def path_bound(graph):
 
 
 F32_EXACT = 1 << 24  # float32 holds every integer of magnitude up to 2**24 exactly
+F64_EXACT = 1 << 53  # float64 likewise up to 2**53
 
 
 def _lane_check(lane, graph):
@@ -52,6 +55,10 @@ def _lane_check(lane, graph):
         return True, f"whole-number weights and {bound} <= 2**24: float32 sums are exact"
     if floats:
         return False, "integer lanes hold integer weights and this graph's are floats"
+    if lane == "i53":
+        if twice > F64_EXACT:
+            return False, f"float64 sums are exact only up to 2**53 and {bound}"
+        return True, f"integer weights and {bound} <= 2**53: float64 sums of them are exact"
     if lane == "i64":
         return True, "integer weights whose path sums fit int64"
     inf = LANES[lane][1]
@@ -97,8 +104,8 @@ def padded_matrix(ex, graph, lane):
                 "allows, float32 for integral float weights whose sums stay exact",
         paper="Bodra & Khairnar 2025 tiled variant; Hopper DPX (__viaddmin_s32, __viaddmin_s16x2)",
         negative_weights=True,
-        options={"lane": ("auto", "distance storage: 'auto', 's16x2', 's32', 'f32', 'i64' or "
-                                  "'f64'")})
+        options={"lane": ("auto", "distance storage: 'auto', 's16x2', 's32', 'f32', 'i53' "
+                                  "(integers in float64), 'i64' or 'f64'")})
 def dpx_floyd_warshall(ex, graph, *, keep_negative_diagonal, predecessors, lane="auto"):
     if predecessors:
         return blocked_floyd_warshall(ex, graph, keep_negative_diagonal=keep_negative_diagonal,
@@ -116,6 +123,10 @@ def dpx_floyd_warshall(ex, graph, *, keep_negative_diagonal, predecessors, lane=
         d = ex.xp.where(d > path_bound(swept), np.iinfo(np.int64).max, d.astype(np.int64))
     elif lane == "f32":
         d = d.astype(np.float64)  # exact: every value is an integer below 2**24 (or inf)
+    elif lane == "i53":  # back to int64: every finite value is an integer below 2**53
+        unreached = ex.xp.isinf(d)
+        d = ex.xp.where(unreached, 0, d).astype(np.int64)
+        d[unreached] = np.iinfo(np.int64).max
     undo_potentials(ex, d, h, graph.n)
     refuse_negative_diagonal(ex, d)
     return d, None
