@@ -27,7 +27,7 @@ Groups print one table each, every row in one run:
   first call in a fresh process (conversion included, kernels in CuPy's cache).
 - ``--group race``: the default method (``auto``), ``harish`` and SciPy per graph,
   from source 0 and the median over 10 seeded sources, distances only and with
-  predecessors (paths).
+  predecessors (paths: the predecessors a NetworkX call gets, on the device).
 
 The asv suite in ``asv_benchmarks/`` uses the same workloads and runners. Progress
 lines go to stderr; tables to stdout.
@@ -47,6 +47,7 @@ import networkx as nx
 import numpy as np
 
 from . import datasets, solvers  # noqa: F401  (solvers: registers every method)
+from .solvers import answers
 from .convert import to_networkx
 from .executor import get_executor
 from .graph import distance_inf, float_distances
@@ -130,11 +131,14 @@ def methods_of(problem):
 
 # -- runners: each returns a callable(source) -> host distances (or None) -------------
 def kernel_runner(problem, method, graph, ex, options=None, *, want_pred=False,
-                  whole_result=False):
+                  whole_result=False, as_called=False):
     """The solver on the device-resident graph, synchronised; distances stay on the
     device (fetch them with ``ex.to_host`` outside the timed region). ``options``: the
     method's keyword options (e.g. {"lane": "s16x2"} for fw-dpx). Single source:
-    ``whole_result`` returns the SSSPResult (its ``stats`` too) instead of the distances."""
+    ``whole_result`` returns the SSSPResult (its ``stats`` too) instead of the distances;
+    ``want_pred`` asks the solver for its own predecessors, or, ``as_called``, for the
+    predecessors a NetworkX call gets (solvers.answers.sssp_on_device: near-far's
+    lengths-only rounds and the tight-arc tree of its distances)."""
     solve = method.solver
     options = method.check_options(options or {})
     graph.on(ex)  # upload outside the timed region
@@ -144,6 +148,12 @@ def kernel_runner(problem, method, graph, ex, options=None, *, want_pred=False,
                          **options)
             ex.synchronize()
             return d
+    elif as_called:
+        def run(source):
+            result = answers.sssp_on_device(ex, graph, method, [source], options=options,
+                                            want_pred=want_pred)
+            ex.synchronize()
+            return result if whole_result else result.dist
     else:
         def run(source):
             result = solve(ex, graph, [source], want_pred=want_pred, **options)
@@ -653,7 +663,8 @@ def race_sources(graph, count=RACE_SOURCES, seed=0):
 
 def race_runner(impl, graph, ex, *, paths=False):
     """run(source) for ``impl`` ('auto': the method ``method="auto"`` runs, a method
-    name, or 'scipy'), with predecessors when ``paths``; synchronised."""
+    name, or 'scipy'), with predecessors when ``paths`` (those a NetworkX call gets:
+    near-far's come from the tight-arc tree of its distances); synchronised."""
     if impl == "scipy":
         from scipy.sparse import csgraph
 
@@ -664,7 +675,7 @@ def race_runner(impl, graph, ex, *, paths=False):
     method = get_method("sssp", name)
     if method is None:
         raise ValueError(f"unknown sssp method {name!r}")
-    return kernel_runner("sssp", method, graph, ex, want_pred=paths)
+    return kernel_runner("sssp", method, graph, ex, want_pred=paths, as_called=True)
 
 
 def _race_times(run, sources, repeat, ready):

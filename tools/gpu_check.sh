@@ -7,7 +7,7 @@
 # line per file and the total.
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 limit=${1:-150}; shift || true
-log="$OUT/gpu_tests.log"; : > "$log"
+log="$OUT/gpu_tests.log"; : > "$log"; : > "$OUT/gpu_summary.log"
 {
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
   python3 -c "import sys, networkx, numpy, scipy, cupy; print(sys.version.split()[0], 'networkx', networkx.__version__, 'numpy', numpy.__version__, 'scipy', scipy.__version__, 'cupy', cupy.__version__)"
@@ -22,6 +22,7 @@ for f in tests/test_*.py; do
   last=$(grep -E "passed|failed|error|no tests ran|deselected" "$OUT/one.log" | tail -1)
   [ $rc -eq 124 ] && last="TIMEOUT after ${limit}s"
   summary+=("$(printf '%-40s rc=%-3s %4ss  %s' "$f" "$rc" "$(( $(date +%s) - start ))" "$last")")
+  echo "${summary[-1]}" >> "$OUT/gpu_summary.log"  # as it goes: a cut-off run keeps its lines
 done
 rm -f "$OUT/one.log"
 printf '%s\n' "${summary[@]}" | tee -a "$log"

@@ -3,7 +3,8 @@ NetworkX-facing functions (nx_gpusp.algorithms, which parse arguments, pick the 
 and shape the result) meet device arrays.
 
 - ``sssp`` and ``bfs``: one single- or multi-source search as a HostSSSP (a tree from
-  the final distances where the method keeps none, nx_gpusp.solvers.sssp.tree);
+  the final distances where the method keeps none, nx_gpusp.solvers.sssp.tree;
+  ``sssp_on_device``: the same search left on the device, what benchmarks time);
 - ``floyd_warshall`` and the host forms of its matrices (``floyd_warshall_matrix``,
   ``distance_matrix``, ``predecessor_matrix``, ``floyd_warshall_rows``);
 - ``tight_arcs``: the tight-arc DAG of a search's final distances;
@@ -19,7 +20,7 @@ from .sssp.bfs import distances_from_levels
 from .sssp.tight_arcs import tight_arc_dag
 from .sssp.tree import shortest_path_tree
 
-__all__ = ["sssp", "bfs", "floyd_warshall", "floyd_warshall_matrix", "distance_matrix",
+__all__ = ["sssp", "sssp_on_device", "bfs", "floyd_warshall", "floyd_warshall_matrix", "distance_matrix",
            "predecessor_matrix", "floyd_warshall_rows", "fits_floyd_warshall",
            "tight_arcs", "rows_to_host", "HOST_CHUNK_BYTES", "DENSE_FRACTION"]
 
@@ -31,14 +32,22 @@ HOST_CHUNK_BYTES = 64 << 20  # distance rows copied to the host at a time
 
 def sssp(ex, graph, method, sources, *, options, cutoff=None, want_pred=True):
     """HostSSSP of the "sssp" Method ``method`` (``options`` checked) from ``sources``
-    (vertex indices). Paths come from the method's own predecessors, or from the tight-arc
-    tree of its distances where it keeps none or prefers that tree."""
+    (vertex indices), the predecessors as :func:`sssp_on_device` gives them."""
+    result = sssp_on_device(ex, graph, method, sources, options=options, cutoff=cutoff,
+                            want_pred=want_pred)
+    result.dist = mask_beyond_cutoff(ex, result.dist, result.sources, cutoff)
+    return to_host(graph, result)
+
+
+def sssp_on_device(ex, graph, method, sources, *, options, cutoff=None, want_pred=True):
+    """The SSSPResult (device arrays) of :func:`sssp`. Paths come from the method's own
+    predecessors, or from the tight-arc tree of its distances where it keeps none or
+    prefers that tree (its lengths-only rounds and one pass over the arcs)."""
     own_pred = want_pred and not (method.tree_from_distances and not graph.has_negative_weights)
     result = method.solver(ex, graph, sources, cutoff=cutoff, want_pred=own_pred, **options)
     if want_pred and result.pred is None:
         result.pred = shortest_path_tree(ex, graph, result.dist, result.sources)
-    result.dist = mask_beyond_cutoff(ex, result.dist, result.sources, cutoff)
-    return to_host(graph, result)
+    return result
 
 
 def bfs(ex, graph, method, sources, *, options, depth=None, want_pred=True, target=None):
