@@ -10,6 +10,7 @@ against this interface.
 import ctypes
 import functools
 import importlib
+import importlib.util
 import os
 import re
 import threading
@@ -58,6 +59,8 @@ def start_cuda_driver(device):
     s). Once per process; ``device``: the configured device ('auto', 'cuda', 'cuda:N',
     'cpu'), nothing where it is not CUDA or no CUDA driver loads."""
     if _DRIVER or not (device == "auto" or device.startswith("cuda")):
+        return
+    if importlib.util.find_spec("cupy") is None:  # no CuPy: no launch will need a context
         return
     index = int(device.partition(":")[2] or 0)
     _DRIVER["thread"] = thread = threading.Thread(

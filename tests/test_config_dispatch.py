@@ -205,12 +205,19 @@ def test_readme_lists_every_option():
 
 def test_cuda_driver_start_is_harmless_where_it_cannot_run(monkeypatch):
     """The driver thread (started when a graph is converted for a gpusp call) starts
-    nothing for device='cpu', and where no CUDA driver loads it ends without error."""
+    nothing for device='cpu' or without CuPy, and where no CUDA driver loads it ends
+    without error."""
+    import importlib.util
+
     from nx_gpusp import executor
 
     monkeypatch.setattr(executor, "_DRIVER", {})
     executor.start_cuda_driver("cpu")
     assert executor._DRIVER == {}
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    executor.start_cuda_driver("cuda")
+    assert executor._DRIVER == {}
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: object())
     monkeypatch.setattr(executor.ctypes, "CDLL", _no_library)
     executor.start_cuda_driver("cuda:1")
     thread = executor._DRIVER["thread"]
