@@ -74,7 +74,8 @@ class BellmanFord(_SingleSource):
 class SSSPRace:
     """The default method ("auto"), harish and SciPy on each graph: from source 0
     (``time_source0*``, asv's repeats) and the median over 10 seeded sources
-    (``track_median10*``, seconds); ``*_paths`` with predecessors."""
+    (``track_median10*``, seconds); ``*_paths`` with the predecessors a NetworkX call
+    gets (since 17be168; before, near-far's own predecessor-tracking rounds)."""
 
     params = [W.workloads("race"), list(RACE_IMPLS)]
     param_names = ["workload", "impl"]
