@@ -56,8 +56,8 @@ from .methods import AUTO, get_method, methods_for
 __all__ = ["WORKLOADS", "GROUPS", "Case", "PEERS", "kernel_runner", "all_pairs_runner",
            "peer_runner", "peer_skip_reason", "e2e_runner", "user_graph", "call_runner",
            "call_skip_reason", "calls_of", "first_call_seconds", "race_runner",
-           "race_sources", "reached_arcs", "pick_sources", "median_time", "warm_device",
-           "run_case", "run_calls", "run_race", "main"]
+           "race_sources", "race_times", "reached_arcs", "pick_sources", "median_time",
+           "warm_device", "run_case", "run_calls", "run_race", "main"]
 
 PEERS = ("networkx", "scipy")
 NX_MAX_ARCS = 3_000_000  # NetworkX rows are skipped above this many arcs
@@ -678,7 +678,7 @@ def race_runner(impl, graph, ex, *, paths=False):
     return kernel_runner("sssp", method, graph, ex, want_pred=paths, as_called=True)
 
 
-def _race_times(run, sources, repeat, ready):
+def race_times(run, sources, repeat, ready):
     """(source-0 median over ``repeat`` calls, median over ``sources``, source-0 result);
     a call slower than SLOW_CALL_S is not repeated (its single time is the figure). The
     first call compiles what it needs and is not timed."""
@@ -717,7 +717,7 @@ def run_race(case, *, device, repeat=5, n_sources=RACE_SOURCES, skip_scipy=False
         for paths in (False, True):
             progress(f"{case.label}: {label}{' with paths' if paths else ''}")
             run = race_runner(impl, graph, ex, paths=paths)
-            src0, med, first = _race_times(run, sources, repeat, ready)
+            src0, med, first = race_times(run, sources, repeat, ready)
             key = "paths_" if paths else ""
             row[f"{key}src0_s"], row[f"{key}median_s"] = src0, med
             if not paths:

@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from nx_gpusp.methods import methods_for
@@ -92,8 +93,6 @@ def test_asv_warm_up_skips_slow_calls_once(tmp_path, monkeypatch):
 def test_kernel_runner_whole_result_keeps_stats_and_predecessors():
     """What tools/sssp_probe.py and tools/paper_claims.py time: the solver's whole result
     (statistics, predecessors when asked), its distances equal to the plain runner's."""
-    import numpy as np
-
     from nx_gpusp import bench, datasets
     from nx_gpusp.executor import Executor
     from nx_gpusp.methods import get_method
@@ -303,3 +302,31 @@ def test_asv_results_belong_to_commits_in_the_history():
         found = subprocess.run(["git", "-C", str(root), "cat-file", "-e", f"{commit}^{{commit}}"],
                                capture_output=True)
         assert found.returncode == 0, f"{f.name}: commit {commit} is not in the history"
+
+
+def test_adds_race_writes_galois_gr(tmp_path):
+    """tools/adds_race.py hands ADDS its graphs in Galois's binary .gr layout: version 1,
+    4-byte edge data, n, m (uint64), the rows' ends (uint64), the heads (uint32, padded to
+    8 bytes), the weights (uint32); float or negative weights are refused."""
+    import importlib.util
+
+    from nx_gpusp.graph import CSRGraph
+
+    path = Path(__file__).parents[1] / "tools" / "adds_race.py"
+    spec = importlib.util.spec_from_file_location("adds_race", path)
+    adds_race = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(adds_race)
+    graph = CSRGraph.from_edge_arrays(4, np.array([0, 0, 1, 2, 3]), np.array([1, 2, 3, 3, 0]),
+                                      np.array([5, 1, 2, 7, 3], dtype=np.int64))
+    adds_race.write_gr(graph, tmp_path / "g.gr")
+    raw = (tmp_path / "g.gr").read_bytes()
+    n, m = graph.n, graph.m
+    assert np.frombuffer(raw[:32], "<u8").tolist() == [1, 4, n, m]
+    assert np.frombuffer(raw[32:32 + 8 * n], "<u8").tolist() == graph.indptr[1:].tolist()
+    at = 32 + 8 * n
+    assert np.frombuffer(raw[at:at + 4 * m], "<u4").tolist() == graph.indices.tolist()
+    at += 4 * m + 4 * (m % 2)
+    assert np.frombuffer(raw[at:], "<u4").tolist() == graph.weights.tolist()
+    floats = CSRGraph.from_edge_arrays(2, np.array([0]), np.array([1]), np.array([0.5]))
+    with pytest.raises(ValueError, match="weights in 0..2"):
+        adds_race.write_gr(floats, tmp_path / "f.gr")
