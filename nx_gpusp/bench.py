@@ -47,11 +47,11 @@ import networkx as nx
 import numpy as np
 
 from . import datasets, solvers  # noqa: F401  (solvers: registers every method)
-from .solvers import answers
 from .convert import to_networkx
 from .executor import get_executor
 from .graph import distance_inf, float_distances
 from .methods import AUTO, get_method, methods_for
+from .solvers import answers
 
 __all__ = ["WORKLOADS", "GROUPS", "Case", "PEERS", "kernel_runner", "all_pairs_runner",
            "peer_runner", "peer_skip_reason", "e2e_runner", "user_graph", "call_runner",
