@@ -138,6 +138,18 @@ class LengthsDict(_PublicCall):
         self.run()
 
 
+class LengthsCopy(_PublicCall):
+    """``single_source_dijkstra_path_length(G, s).copy()``, graph cached: the plain dict
+    built once (``dict()`` of a lazy result reads every value through ``m[key]``)."""
+
+    call = "lengths-copy"
+    problem = "calls-dict"
+    params = [W.workloads("calls-dict"), ["gpusp", "networkx"]]
+
+    def time_lengths_copy(self, workload, impl):
+        self.run()
+
+
 class PathsDict(_PublicCall):
     """``single_source_dijkstra(G, s)``, graph cached, both results made dicts."""
 

@@ -439,11 +439,13 @@ LOOKUPS = 1000  # random nodes looked up, or whose paths are read, after a call
 # NetworkX's single_source_dijkstra builds every path as a list: 46.6 s on FLA
 NX_PATHS_MAX_ARCS = 1_000_000
 NX_ALL_PAIRS_MAX_N = 2000  # NetworkX all-pairs Dijkstra: minutes above this
-SSSP_CALLS = ("lengths", "paths", "lengths-dict", "paths-dict")
+SSSP_CALLS = ("lengths", "paths", "lengths-dict", "lengths-copy", "paths-dict")
 CALL_TITLES = {
     "lengths": "single_source_dijkstra_path_length, cached, + len + 1,000 lookups",
     "paths": "single_source_dijkstra, cached, + reading 1,000 paths",
     "lengths-dict": "single_source_dijkstra_path_length, cached, + dict(result)",
+    "lengths-copy": "single_source_dijkstra_path_length, cached, + result.copy() (a dict "
+                    "built once)",
     "paths-dict": "single_source_dijkstra, cached, + dict(lengths), dict(paths)",
     "all-pairs-dict": "dict(all_pairs_dijkstra_path_length(G)), cached",
     "floyd-warshall-numpy": "floyd_warshall_numpy(G), cached",
@@ -497,7 +499,7 @@ def call_skip_reason(impl, call, graph, G=None):
                     f"{NX_PATHS_MAX_ARCS}")
         return peer_skip_reason("networkx", "sssp", graph)
     if impl == "scipy":
-        if call in ("lengths-dict", "paths-dict", "first-call"):
+        if call in ("lengths-dict", "lengths-copy", "paths-dict", "first-call"):
             return "SciPy returns arrays: no dict, no NetworkX call"
         if call == "floyd-warshall-numpy":
             return peer_skip_reason("scipy", "floyd-warshall", graph)
@@ -561,6 +563,9 @@ def call_runner(call, impl, graph, G, source=None, targets=()):
     elif call == "lengths-dict":
         def run():
             return len(dict(nx.single_source_dijkstra_path_length(G, label, **kw)))
+    elif call == "lengths-copy":
+        def run():
+            return len(nx.single_source_dijkstra_path_length(G, label, **kw).copy())
     elif call == "paths-dict":
         def run():
             lengths, paths = nx.single_source_dijkstra(G, label, **kw)
