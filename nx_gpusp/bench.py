@@ -148,15 +148,13 @@ def kernel_runner(problem, method, graph, ex, options=None, *, want_pred=False,
                          **options)
             ex.synchronize()
             return d
-    elif as_called:
-        def run(source):
-            result = answers.sssp_on_device(ex, graph, method, [source], options=options,
-                                            want_pred=want_pred)
-            ex.synchronize()
-            return result if whole_result else result.dist
     else:
         def run(source):
-            result = solve(ex, graph, [source], want_pred=want_pred, **options)
+            if as_called:
+                result = answers.sssp_on_device(ex, graph, method, [source], options=options,
+                                                want_pred=want_pred)
+            else:
+                result = solve(ex, graph, [source], want_pred=want_pred, **options)
             ex.synchronize()
             return result if whole_result else result.dist
     return run

@@ -20,8 +20,8 @@ from .sssp.bfs import distances_from_levels
 from .sssp.tight_arcs import tight_arc_dag
 from .sssp.tree import shortest_path_tree
 
-__all__ = ["sssp", "sssp_on_device", "bfs", "floyd_warshall", "floyd_warshall_matrix", "distance_matrix",
-           "predecessor_matrix", "floyd_warshall_rows", "fits_floyd_warshall",
+__all__ = ["sssp", "sssp_on_device", "bfs", "floyd_warshall", "floyd_warshall_matrix",
+           "distance_matrix", "predecessor_matrix", "floyd_warshall_rows", "fits_floyd_warshall",
            "tight_arcs", "rows_to_host", "HOST_CHUNK_BYTES", "DENSE_FRACTION"]
 
 # Floyd-Warshall's n^3 dense min-plus steps beat ~n*m scattered relaxations from about
