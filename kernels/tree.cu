@@ -1,46 +1,102 @@
 // Shortest-path tree from final distances (no single paper: the tree that the Crauser,
 // Martin and delta-stepping methods do not keep, and the one near-far's lengths-only
 // rounds leave out, so that paths cost one pass over the arcs after the distances).
-//   tight_arc_parents   one warp per vertex u, lanes over its out-arcs: for every arc
-//                       (u, v) with dist[u] < dist[v] and dist[u] + w == dist[v], store
-//                       pred[v] = u (any such u will do: the last store wins). Every
-//                       step of a pred chain strictly lowers the distance, so the pointers
-//                       form a forest whatever the weights and the rounding; a vertex
-//                       whose every tight in-arc comes from an equally distant vertex
-//                       (zero weights, or a float weight too small to change the sum)
-//                       stays UNCLAIMED.
-//   tight_arc_bfs_step  the fallback for those: level-synchronous breadth-first search
+//   tight_arc_parents   arc-parallel (the arcs in tiles of TREE_TILE, each arc's tail
+//                       found by binary search of indptr within its tile's rows, so a
+//                       hub's row is spread over many blocks and a short row costs no
+//                       idle lanes; the arcs are streamed past L2, which keeps the
+//                       gathered distances): for every arc (u, v) with dist[u] < dist[v] and
+//                       dist[u] + w == dist[v], store pred[v] = u (any such u will do:
+//                       the last store wins). Every step of a pred chain strictly lowers
+//                       the distance, so the pointers form a forest whatever the weights
+//                       and the rounding; a vertex whose every tight in-arc comes from an
+//                       equally distant vertex (zero weights, or a float weight too small
+//                       to change the sum) stays UNCLAIMED, and so do the sources.
+//   tree_unclaimed      count[0] += the reached vertices (finite distance) still
+//                       UNCLAIMED (the sources among them): when that is the number of
+//                       sources, the pass has built the whole tree.
+//   tight_arc_bfs_step  the fallback for the rest: level-synchronous breadth-first search
 //                       over tight arcs (dist[u] + w == dist[v]) from every claimed
 //                       vertex, one thread per frontier vertex u; the first thread to
 //                       claim an UNCLAIMED v (atomicCAS of pred[v] to u) appends v to the
 //                       next frontier. Each vertex is claimed once, so the tree stays valid
 //                       across zero-weight cycles.
-// The host sets pred = UNCLAIMED (-2) everywhere and -1 at the sources, runs the parents
-// pass, then BFS steps only while reached vertices are left UNCLAIMED, and maps
-// UNCLAIMED back to -1.
+// The host sets pred = UNCLAIMED (-2) everywhere, runs the parents pass and the count,
+// sets -1 at the sources and runs BFS steps only where the count says vertices are left,
+// and maps UNCLAIMED back to -1.
 //
-// Launch: grid-stride over the vertices (parents: 32 threads a vertex) or the frontier.
+// Launch: parents, grid-stride over tiles of TREE_TILE arcs (TREE_THREADS a tile);
+// unclaimed, grid-stride over the vertices; BFS steps, over the frontier.
 // Arguments: CSR (indptr[n+1] int64, indices[m] int32, weights[m] T); dist[n] T (final
-// distances, DistTraits<T>::inf() = unreached); pred[n] int32; frontier[size] int32;
-// next_frontier[n] int32 and next_size[1] int32 (zeroed by the host).
+// distances, DistTraits<T>::inf() = unreached; the host runs the parents pass on int32
+// copies of integer distances and weights where every path length fits int32); pred[n] int32; count[1] int32 (zeroed by
+// the host); frontier[size] int32; next_frontier[n] int32 and next_size[1] int32 (zeroed
+// by the host).
 #include "arc_visitors.cuh"
 
 #define UNCLAIMED (-2)
 
+#define TREE_TILE 1024    // arcs a block takes at a time (ops/tree.py: TREE_TILE)
+#define TREE_THREADS 256  // threads of a tight_arc_parents block (ops/tree.py: BLOCK)
+
+// The row of arc e: the last u in [lo, hi] with indptr[u] <= e (the row holding e, past
+// any empty rows that start at the same offset), given indptr[lo] <= e < indptr[hi + 1].
+__device__ __forceinline__ long long arc_row(const long long* __restrict__ indptr,
+                                             long long e, long long lo, long long hi) {
+    while (lo < hi) {
+        const long long mid = (lo + hi + 1) >> 1;
+        if (__ldg(indptr + mid) <= e) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+}
+
 template <typename T>
-__global__ void tight_arc_parents(const long long* __restrict__ indptr,
-                                  const int* __restrict__ indices,
-                                  const T* __restrict__ weights, const T* __restrict__ dist,
-                                  int n, int* pred) {
-    const long long warps = grid_stride() >> 5;
-    for (long long u = global_thread_id() >> 5; u < n; u += warps) {
-        const T du = dist[u];
-        if (du == DistTraits<T>::inf()) continue;
-        for_row_arcs_by_lane(indptr, u, [&](long long e) {
-            const int v = indices[e];
-            const T dv = dist[v];
-            if (du < dv && dv != DistTraits<T>::inf() && du + weights[e] == dv) pred[v] = u;
-        });
+__global__ void __launch_bounds__(TREE_THREADS)
+tight_arc_parents(const long long* __restrict__ indptr, const int* __restrict__ indices,
+                  const T* __restrict__ weights, const T* __restrict__ dist, int n,
+                  long long m, int* pred) {
+    constexpr int PER = TREE_TILE / TREE_THREADS;  // arcs a thread takes from a tile
+    __shared__ long long rows[2];
+    const T inf = DistTraits<T>::inf();
+    for (long long first = blockIdx.x * (long long)TREE_TILE; first < m;
+         first += gridDim.x * (long long)TREE_TILE) {
+        const long long last = min(first + TREE_TILE, m) - 1;
+        if (threadIdx.x < 2) rows[threadIdx.x] = arc_row(indptr, threadIdx.x ? last : first, 0, n - 1);
+        __syncthreads();
+        const long long lo = rows[0], hi = rows[1];
+        __syncthreads();  // rows is rewritten for the next tile
+        // the thread's PER arcs, each searched and loaded on its own, so that their
+        // searches and gathers are in flight together
+        long long u[PER];
+        int v[PER];
+        T w[PER];
+#pragma unroll
+        for (int k = 0; k < PER; ++k) {
+            const long long e = first + threadIdx.x + k * TREE_THREADS;
+            u[k] = -1;
+            if (e <= last) {
+                u[k] = arc_row(indptr, e, lo, hi);
+                v[k] = __ldcs(indices + e);  // read once: keep dist in L2 instead
+                w[k] = __ldcs(weights + e);
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < PER; ++k) {
+            if (u[k] < 0) continue;
+            const T du = dist[u[k]], dv = dist[v[k]];
+            if (du != inf && dv != inf && du < dv && du + w[k] == dv) pred[v[k]] = (int)u[k];
+        }
+    }
+}
+
+template <typename T>
+__global__ void tree_unclaimed(const T* __restrict__ dist, const int* __restrict__ pred,
+                               int n, int* count) {
+    for (long long base = global_thread_id() & ~31LL; base < n; base += grid_stride()) {
+        const long long v = base + (threadIdx.x & 31);
+        const bool left = v < n && pred[v] == UNCLAIMED && dist[v] != DistTraits<T>::inf();
+        const unsigned hits = __ballot_sync(0xffffffffu, left);
+        if ((threadIdx.x & 31) == 0 && hits) atomicAdd(count, __popc(hits));
     }
 }
 

@@ -14,6 +14,7 @@ __all__ = ["CSRGraph", "distance_inf", "float_distances", "source_indices"]
 
 INT_LIMIT = 1 << 62  # int64 path sums stay exact below this
 FLOAT_EXACT = 1 << 53  # every integer up to this magnitude is a float64 exactly
+INT32_MAX = (1 << 31) - 1  # int32 distances' "unreached"
 LABEL_ARRAY_MIN = 256  # labels() gathers at least this many through node_array
 
 
@@ -291,6 +292,15 @@ class CSRGraph:
         return self.weights.dtype
 
     @functools.cached_property
+    def int32_distances(self):
+        """Whether every distance and candidate of a search fits int32 below its maximum
+        (which stands for unreached): integer weights with n * max w < 2**31 - 2 (for
+        the non-negative weights of the searches that narrow to int32)."""
+        if self.distance_dtype().kind != "i":
+            return False
+        return self.n * max(int(self.max_weight), 0) < INT32_MAX - 1  # Python ints
+
+    @functools.cached_property
     def path_bound(self):
         """B = max(n - 1, 1) * max|w| (a Python number; 0 without arcs): no simple path is
         longer than B or shorter than -B, no arc weight (self-loops included) exceeds B
@@ -394,9 +404,11 @@ class CSRGraph:
             setattr(dev, name, arr)
         return arr
 
-    def weights_as(self, ex, dtype):
+    def weights_as(self, ex, dtype, *, if_fits=False):
         """The device weights cast to ``dtype`` (cached per device); exact only where
-        the caller proved every weight fits."""
+        the caller proved every weight fits. ``if_fits``: None, not MemoryError, when
+        the copy is not there and would not fit in half the free memory (for callers
+        that can do without it)."""
         dev = self.on(ex)
         dtype = np.dtype(dtype)
         if dtype == dev.weights.dtype:
@@ -404,6 +416,8 @@ class CSRGraph:
         key = f"weights_{dtype.name}"
         arr = getattr(dev, key, None)
         if arr is None:
+            if if_fits and 2 * self.m * dtype.itemsize > ex.free_bytes():
+                return None
             ex.require_bytes(self.m * dtype.itemsize, f"the {dtype} weights")
             arr = dev.weights.astype(dtype)
             setattr(dev, key, arr)

@@ -11,7 +11,7 @@ from nx_gpusp.convert import to_networkx
 from nx_gpusp.executor import Executor, cuda_available
 from nx_gpusp.graph import CSRGraph
 from nx_gpusp.solvers.sssp import distance_inf, init_sources
-from nx_gpusp.solvers.sssp.near_far import _int32_exact, dense_rounds, near_far_sssp
+from nx_gpusp.solvers.sssp.near_far import dense_rounds, near_far_sssp
 
 CASES = graph_cases(60, seed=21)
 
@@ -105,7 +105,7 @@ def test_dense_rounds_cuda_matches_twin(seed, weights, threshold):
     graph = _random_csr(100 + seed, 5000, 40000, kind)
     if weights == "int64":
         graph.weights *= 10**6
-    assert _int32_exact(graph) == (weights == "int32")
+    assert graph.int32_distances == (weights == "int32")
     rng = np.random.default_rng(seed)
     sources = rng.choice(graph.n, 3, replace=False)
     cut = distance_inf(graph.distance_dtype()) if seed % 2 else graph.weights.max() * 3
@@ -181,7 +181,7 @@ def test_dense_hand_over_wide_weights(device, scale):
     included, against NetworkX."""
     graph = _random_csr(7, 2000, 16000, "int")
     graph.weights *= scale
-    assert _int32_exact(graph) == (scale == 1)
+    assert graph.int32_distances == (scale == 1)
     G = to_networkx(graph)
     kw = dict(backend="gpusp", method="near-far", block_cap=1, dense_fraction=10**9)
     dist, paths = nx.single_source_dijkstra(G, 0, **kw)

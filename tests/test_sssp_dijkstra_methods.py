@@ -265,18 +265,33 @@ class TestKernelsMatchTwins:
             pred = ex.to_host(shortest_path_tree(ex, graph, ex.asarray(dist), sources))
             assert_tight_tree(G, dist, pred, sources, set(lengths))
 
-    @pytest.mark.parametrize("seed", range(3))
-    def test_tight_arc_parents_matches_twin(self, executors, seed):
-        """The strict tight-arc pass: every pointer is a tight arc from a strictly closer
-        tail, and both devices resolve the same vertices (the tail chosen may differ)."""
+    @staticmethod
+    def _tree_case(seed, shape):
+        """(graph, NetworkX graph, distances from 0) of a random graph: "uniform", or
+        "hubs": a few tails own most arcs (rows longer than a pass tile) and most
+        vertices have no out-arc (runs of empty rows inside a tile)."""
         rng = np.random.default_rng(50 + seed)
         n, m = 4000, 20000
         w = rng.integers(0, 4, m).astype(np.int64)
-        graph = CSRGraph.from_edge_arrays(n, rng.integers(0, n, m), rng.integers(0, n, m), w)
+        if shape == "hubs":
+            src = rng.choice([7, 8, 3999, *rng.integers(0, n, 40)], m)
+            src[rng.random(m) < 0.3] = 0  # ~6000 arcs: one row over several tiles
+        else:
+            src = rng.integers(0, n, m)
+        graph = CSRGraph.from_edge_arrays(n, src, rng.integers(0, n, m), w)
         G = to_networkx(graph)
         lengths = nx.single_source_dijkstra_path_length(G, 0)
         dist = np.full(n, distance_inf(np.int64), dtype=np.int64)
         dist[list(lengths)] = list(lengths.values())
+        return graph, G, dist
+
+    @pytest.mark.parametrize("shape", ["uniform", "hubs"])
+    @pytest.mark.parametrize("seed", range(3))
+    def test_tight_arc_parents_matches_twin(self, executors, seed, shape):
+        """The strict tight-arc pass: every pointer is a tight arc from a strictly closer
+        tail, and both devices resolve the same vertices (the tail chosen may differ)."""
+        graph, G, dist = self._tree_case(seed, shape)
+        n = graph.n
         resolved = []
         for ex in executors:
             pred = ex.xp.full(n, -2, dtype=np.int32)
@@ -289,6 +304,20 @@ class TestKernelsMatchTwins:
                        for u, v in zip(tails.tolist(), heads.tolist()))
             resolved.append(heads)
         np.testing.assert_array_equal(*resolved)
+
+    @pytest.mark.parametrize("shape", ["uniform", "hubs"])
+    def test_tree_unclaimed_matches_twin(self, executors, shape):
+        """The count of reached vertices left unclaimed (pointers set at random, some
+        vertices unreached) is the same on both devices, and adds to what is there."""
+        graph, _, dist = self._tree_case(0, shape)
+        rng = np.random.default_rng(7)
+        pred = np.where(rng.random(graph.n) < 0.3, -2, rng.integers(-1, graph.n, graph.n))
+        expected = 5 + np.count_nonzero((pred == -2) & (dist != distance_inf(np.int64)))
+        for ex in executors:
+            count = ex.asarray(np.array([5], dtype=np.int32))
+            ex.ops("tree").tree_unclaimed(ex.asarray(dist), ex.asarray(pred.astype(np.int32)),
+                                          count)
+            assert int(ex.to_host(count)[0]) == expected
 
     @pytest.mark.parametrize("method", ["near-far", "crauser", "delta-stepping"])
     def test_tree_where_float_rounding_hides_a_weight(self, executors, method):

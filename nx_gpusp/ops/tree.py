@@ -1,24 +1,34 @@
 """Kernel table for kernels/tree.cu (shortest-path tree from final distances: a strict
-tight-arc pass, then tight-arc BFS for what it leaves) and its NumPy twin."""
+tight-arc pass, a count of what it leaves, then tight-arc BFS for that) and its NumPy
+twin."""
 
 import numpy as np
 
 from ..graph import distance_inf
 from .base import BLOCK, CudaKernelTable, NumpyTwin, gather_arcs, scalar
 
-__all__ = ["CudaOps", "NumpyOps", "UNCLAIMED"]
+__all__ = ["CudaOps", "NumpyOps", "UNCLAIMED", "TREE_TILE"]
 
 UNCLAIMED = -2  # pred value of a vertex no pass has claimed yet
+TREE_TILE = 1024  # arcs a block of tight_arc_parents takes at a time (tree.cu)
 
 
 class CudaOps(CudaKernelTable):
     source = "tree.cu"
-    templates = ("tight_arc_parents", "tight_arc_bfs_step")
+    templates = ("tight_arc_parents", "tree_unclaimed", "tight_arc_bfs_step")
+    types = (np.int64, np.float64, np.int32)  # int32: the pass on narrowed distances
 
-    def tight_arc_parents(self, g, dist, pred):
-        self.launch("tight_arc_parents", g.n * 32, (
-            g.indptr, g.indices, g.weights, dist, scalar(g.n, np.int32), pred),
-            dtype=dist.dtype, block=BLOCK)
+    def tight_arc_parents(self, g, dist, pred, weights=None):
+        """``weights``: the arc weights in ``dist``'s type (default ``g.weights``)."""
+        tiles = -(-g.m // TREE_TILE)
+        self.launch("tight_arc_parents", tiles * BLOCK, (
+            g.indptr, g.indices, g.weights if weights is None else weights, dist,
+            scalar(g.n, np.int32), scalar(g.m, np.int64), pred), dtype=dist.dtype,
+            block=BLOCK)
+
+    def tree_unclaimed(self, dist, pred, count):
+        self.launch("tree_unclaimed", dist.size, (
+            dist, pred, scalar(dist.size, np.int32), count), dtype=dist.dtype)
 
     def tight_arc_bfs_step(self, g, dist, frontier, size, pred, next_frontier, next_size):
         self.launch("tight_arc_bfs_step", size, (
@@ -27,17 +37,22 @@ class CudaOps(CudaKernelTable):
 
 
 class NumpyOps(NumpyTwin):
-    def tight_arc_parents(self, g, dist, pred):
+    def tight_arc_parents(self, g, dist, pred, weights=None):
         """pred[v] = the last strictly closer tail of a tight arc into v, in arc order
-        (the CUDA warps store any of them)."""
+        (the CUDA blocks store any of them)."""
         if not g.m:
             return
+        weights = g.weights if weights is None else weights
         inf = distance_inf(dist.dtype)
         tails = np.repeat(np.arange(g.n), np.diff(g.indptr))
         du, dv = dist[tails], dist[g.indices]
         with np.errstate(over="ignore", invalid="ignore"):
-            tight = (du != inf) & (dv != inf) & (du < dv) & (du + g.weights == dv)
+            tight = (du != inf) & (dv != inf) & (du < dv) & (du + weights == dv)
         pred[g.indices[tight]] = tails[tight]
+
+    def tree_unclaimed(self, dist, pred, count):
+        """count[0] += the reached vertices still UNCLAIMED."""
+        count[0] += np.count_nonzero((pred == UNCLAIMED) & (dist != distance_inf(dist.dtype)))
 
     def tight_arc_bfs_step(self, g, dist, frontier, size, pred, next_frontier, next_size):
         tails = frontier[:size].astype(np.int64)

@@ -75,14 +75,6 @@ def _dense_ok(graph, dense_fraction):
     return dense_fraction > 0 and not graph.has_negative_weights
 
 
-def _int32_exact(graph):
-    """Every candidate of a run (at most n * max w with non-negative integer weights)
-    fits int32, below its maximum, which stands for unreached."""
-    if graph.distance_dtype().kind != "i":
-        return False
-    return graph.n * max(int(graph.max_weight), 0) < INT32_MAX - 1  # Python ints
-
-
 def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, delta=None):
     """Dense rounds (nf_dense_round) from the vertices flagged in ``flags`` until none is
     left pending; ``dist`` is lowered in place. The first round relaxes the flagged
@@ -95,7 +87,7 @@ def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, d
     xp = ex.xp
     ops = ex.ops("near_far")
     g = graph.on(ex)
-    narrow = _int32_exact(graph)
+    narrow = graph.int32_distances
     inf = distance_inf(np.int32 if narrow else dist.dtype)
     delta = inf if delta is None else delta
     if narrow:  # unreached (the int64 maximum) becomes the int32 maximum and back

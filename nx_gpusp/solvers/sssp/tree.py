@@ -32,14 +32,33 @@ def shortest_path_tree(ex, graph, dist, sources):
     ops = ex.ops("tree")
     g = graph.on(ex)
     pred = xp.full(graph.n, UNCLAIMED, dtype=np.int32)
-    srcs = ex.asarray(source_indices(sources))
-    if not graph.has_negative_weights:
-        ops.tight_arc_parents(g, dist, pred)
-    pred[srcs] = -1
-    reached = dist != distance_inf(dist.dtype)
-    if bool((reached & (pred == UNCLAIMED)).any()):
-        _claim_by_bfs(ex, ops, g, dist, pred, reached)
-    return xp.maximum(pred, -1)
+    srcs = source_indices(sources)
+    # the pass never claims a source (no tail is strictly closer than distance 0), so
+    # the count of reached vertices it leaves includes every source: the tree is whole
+    # when that count is the number of sources (one launch and one read of 4 bytes)
+    if graph.has_negative_weights or _unclaimed(ex, ops, graph, dist, pred) > len(srcs):
+        pred[ex.asarray(srcs)] = -1
+        _claim_by_bfs(ex, ops, g, dist, pred, dist != distance_inf(dist.dtype))
+    return xp.maximum(pred, -1, out=pred)
+
+
+def _unclaimed(ex, ops, graph, dist, pred):
+    """Reached vertices the strict tight-arc pass leaves UNCLAIMED (sources included).
+    Where every path length fits int32 the pass reads int32 copies of the distances and
+    weights (the weights' copy is cached on the device graph, as near-far's dense rounds
+    keep it): half the bytes streamed and gathered."""
+    g = graph.on(ex)
+    weights = None
+    if dist.dtype == np.int64 and graph.int32_distances:
+        weights = graph.weights_as(ex, np.int32, if_fits=True)
+    if weights is not None:
+        narrow = ex.xp.empty(dist.size, dtype=np.int32)
+        ex.ops("near_far").narrow(dist, narrow)  # unreached: the int32 maximum
+        dist = narrow
+    ops.tight_arc_parents(g, dist, pred, weights)
+    count = ex.xp.zeros(1, dtype=np.int32)
+    ops.tree_unclaimed(dist, pred, count)
+    return int(count[0])
 
 
 def _claim_by_bfs(ex, ops, g, dist, pred, reached):
