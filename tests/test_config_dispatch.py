@@ -220,15 +220,52 @@ def test_cuda_driver_start_is_harmless_where_it_cannot_run(monkeypatch):
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: object())
     monkeypatch.setattr(executor.ctypes, "CDLL", _no_library)
     executor.start_cuda_driver("cuda:1")
-    thread = executor._DRIVER["thread"]
-    thread.join(10)
-    assert not thread.is_alive()
+    thread, libraries = executor._DRIVER["thread"], executor._DRIVER["libraries"]
+    for t in (thread, libraries):
+        t.join(10)
+        assert not t.is_alive()
     executor.start_cuda_driver("cuda")  # once per process
     assert executor._DRIVER["thread"] is thread
 
 
 def _no_library(name):
     raise OSError(f"{name}: cannot open shared object file")
+
+
+@pytest.mark.parametrize("layouts", [["cu13"], ["cu12", "cu13"], []])
+def test_wheel_libraries_preloaded_only_from_one_wheel_layout(monkeypatch, tmp_path, layouts):
+    """The CUDA libraries CuPy's import loads are opened ahead (through libc's dlopen)
+    from site-packages/nvidia/cuXX/lib when exactly one such folder exists, and only the
+    files CuPy loads; with two CUDA versions' wheels, or none, nothing is opened."""
+    import importlib.machinery
+    import importlib.util
+
+    from nx_gpusp import executor
+
+    for cu in layouts:
+        lib = tmp_path / "nvidia" / cu / "lib"
+        lib.mkdir(parents=True)
+        for name in ("libcublasLt.so.13", "libnvrtc.so.13", "libnvrtc-builtins.so.13.0",
+                     "libcufft.so.12"):
+            (lib / name).write_bytes(b"")
+    spec = importlib.machinery.ModuleSpec("nvidia", None, is_package=True)
+    spec.submodule_search_locations = [str(tmp_path / "nvidia")]
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: spec)
+    opened = []
+
+    class Libc:
+        def dlopen(path, mode):
+            opened.append(os.fsdecode(path))
+            return 1
+
+    monkeypatch.setattr(executor.ctypes, "CDLL", lambda name: Libc)
+    executor._preload_wheel_libraries()
+    if layouts == ["cu13"]:
+        lib = tmp_path / "nvidia" / "cu13" / "lib"
+        assert opened == [str(lib / "libcublasLt.so.13"), str(lib / "libnvrtc.so.13"),
+                          str(lib / "libnvrtc-builtins.so.13.0")]
+    else:
+        assert opened == []
 
 
 def test_conversion_for_gpusp_starts_the_driver(monkeypatch):
