@@ -10,7 +10,9 @@ ADDS is not part of this repository. Put a snapshot of its public repository
 1. Build: ``ads_int`` is copied to a temporary folder and adapted to CUDA 13 there:
    the toolkit's CUB instead of the bundled CUB 1.8 (whose namespace macros CUDA 13's
    Thrust headers refuse), the lane index ``threadIdx.x & 31`` for ``cub::LaneId()``
-   (gone from CUB), an unused Boost include dropped; then ``nvcc -O3 -arch=sm_XY
+   (gone from CUB), an unused Boost include dropped, one worker block per SM (its
+   occupancy query gives two on an H100) and its bound on worker blocks (MAX_TB 128,
+   under an H100's 131) raised to 256; then ``nvcc -O3 -arch=sm_XY
    -rdc=true -lcudadevrt`` for this GPU.
 2. Per workload (int weights): the graph is written in Galois's binary ``.gr`` format,
    which ADDS reads; ADDS runs from source 0 and from the race's 10 seeded sources
@@ -47,6 +49,14 @@ PATCHES = (  # (file, pattern, replacement): ADDS's int build for CUDA 13
     ("kernel.cu", r'#include "\.\./cub-1\.8\.0/cub/cub\.cuh"', "#include <cub/cub.cuh>"),
     ("kernel.cu", r"cub::LaneId\(\)", "(threadIdx.x & 31)"),
     ("csr_graph.cu", r"#include <boost/mpl/if\.hpp>\n", ""),
+    # one worker block of 768 threads per SM but one (its launch bounds, (896, 1), plan
+    # for one): built by CUDA 13 for an H100 the kernel takes 40 registers, so the
+    # occupancy query ADDS sizes its grid by gives 2 an SM, 262 blocks, over its bound of
+    # 128 (MAX_TB sizes its arrays; nothing else depends on it), and with the bound
+    # raised the runs did not end; 131 blocks fit under 256
+    ("kernel.cu", r"(cudaOccupancyMaxActiveBlocksPerMultiprocessor\(&num_tb_per_sm[^;]*;)",
+     r"\1\n\tnum_tb_per_sm = 1;"),
+    ("wl.h", r"#define MAX_TB 128\b", "#define MAX_TB 256"),
 )
 
 
@@ -128,6 +138,9 @@ def race(workload, ex, adds, folder, repeat, timeout, log=print):
         except subprocess.TimeoutExpired:
             row["adds_note"] = f"ADDS did not finish within {timeout} s"
             log(f"# {case.label}: {row['adds_note']}")
+        except RuntimeError as exc:  # gpusp's rows stay; the note says why ADDS has none
+            row["adds_note"] = str(exc).splitlines()[0]
+            log(f"# {case.label}: {exc}")
         gr.unlink()
     return row
 
@@ -179,6 +192,7 @@ def main(argv=None):
         for workload in workloads:
             try:
                 rows.append(race(workload, ex, adds, folder, args.repeat, args.adds_timeout))
+                print(json.dumps(rows[-1]), flush=True)  # each row as it ends
             except Exception as exc:  # a workload that fails is reported, the rest run
                 print(f"# {workload}: {type(exc).__name__}: {exc}", file=sys.stderr)
     print(f"kernel race beside ADDS, ms, device={ex.name} (ADDS: the mean of its {ADDS_RUNS} "
