@@ -32,8 +32,10 @@
 //                                              column kb: C(i,j) = min(C, A(i,kb) B(kb,j)).
 // The panels are streamed through shared memory in chunks of KC = 32 k's: A row-major
 // with each distance splatted to a full word (no unpacking in the inner loop), B as
-// stored. In phase 2 C is one of the panels, which is safe because every thread has
-// read all chunks before any thread stores C.
+// stored; for s16x2 the next chunk is read into registers while the current one is
+// computed (the other lanes' micro-tiles leave no registers for it). In phase 2 C is one
+// of the panels, which is safe because every thread has read all chunks before any
+// thread stores C.
 #include "common.cuh"
 
 #define THREADS 16
@@ -42,24 +44,28 @@
 struct LaneS16x2 {
     typedef unsigned int W;
     static constexpr int L = 2, TILE = 128;
+    static constexpr bool PIPELINE = true;  // see fw_dpx_minplus
     __device__ static W splat(W w, int lane) { return __byte_perm(w, 0, lane ? 0x3232 : 0x1010); }
     __device__ static W addmin(W a, W b, W c) { return __viaddmin_s16x2(a, b, c); }
 };
 struct LaneS32 {
     typedef int W;
     static constexpr int L = 1, TILE = 128;
+    static constexpr bool PIPELINE = false;
     __device__ static W splat(W w, int) { return w; }
     __device__ static W addmin(W a, W b, W c) { return __viaddmin_s32(a, b, c); }
 };
 struct LaneF32 {
     typedef float W;
     static constexpr int L = 1, TILE = 128;
+    static constexpr bool PIPELINE = false;
     __device__ static W splat(W w, int) { return w; }
     __device__ static W addmin(W a, W b, W c) { return fminf(a + b, c); }
 };
 struct LaneI64 {
     typedef long long W;
     static constexpr int L = 1, TILE = 64;
+    static constexpr bool PIPELINE = false;
     __device__ static W splat(W w, int) { return w; }
     __device__ static W addmin(W a, W b, W c) {
         const W s = add_saturating(a, b);
@@ -69,6 +75,7 @@ struct LaneI64 {
 struct LaneF64 {
     typedef double W;
     static constexpr int L = 1, TILE = 64;
+    static constexpr bool PIPELINE = false;
     __device__ static W splat(W w, int) { return w; }
     __device__ static W addmin(W a, W b, W c) {
         const W s = a + b;
@@ -204,7 +211,46 @@ __device__ void fw_dpx_minplus(typename Lane::W* d, long long ldw, int kb, int p
 #pragma unroll
         for (int h = 0; h < 2; ++h)
             load_words<M::HC>(acc[r] + h * M::HC, c_tile + M::row(ty, r) * ldw + M::col(tx, h));
-    for (int k0 = 0; k0 < M::TILE; k0 += KC) {
+    // Where Lane::PIPELINE, chunk k0 + KC is fetched (global memory to registers) before
+    // chunk k0's add-mins and put (registers to shared memory) after them: software
+    // pipelining, the loads' latency hidden behind the arithmetic. The other lanes copy
+    // each chunk straight to shared memory after the previous one's add-mins
+    // (load_chunk): their micro-tiles leave no registers for a chunk at 2 blocks an SM
+    // (s32 and f32 spilled, and measured slower, at n = 8192).
+    typedef typename Words<M::VEC, W>::V V;
+    constexpr int PER_ROW = M::TW / M::VEC;                           // vectors of a B row
+    constexpr int A_ITEMS = M::TILE * KW / (THREADS * THREADS);       // A words a thread moves
+    constexpr int B_ITEMS = KC * PER_ROW / (THREADS * THREADS);       // B vectors a thread moves
+    static_assert(A_ITEMS * THREADS * THREADS == M::TILE * KW, "A chunk split evenly");
+    static_assert(B_ITEMS * THREADS * THREADS == KC * PER_ROW, "B chunk split evenly");
+    W ra[A_ITEMS];
+    V rb[B_ITEMS];
+    auto fetch = [&](int k0) {
+#pragma unroll
+        for (int j = 0; j < A_ITEMS; ++j) {
+            const int x = tid + j * THREADS * THREADS, i = x / KW, kw = x % KW;
+            ra[j] = a_tile[i * ldw + k0 / Lane::L + kw];
+        }
+#pragma unroll
+        for (int j = 0; j < B_ITEMS; ++j) {
+            const int x = tid + j * THREADS * THREADS, r = x / PER_ROW, w = (x % PER_ROW) * M::VEC;
+            rb[j] = *reinterpret_cast<const V*>(b_tile + (k0 + r) * ldw + w);
+        }
+    };
+    auto put = [&]() {
+#pragma unroll
+        for (int j = 0; j < A_ITEMS; ++j) {
+            const int x = tid + j * THREADS * THREADS, i = x / KW, kw = x % KW;
+#pragma unroll
+            for (int l = 0; l < Lane::L; ++l) sa[i][kw * Lane::L + l] = Lane::splat(ra[j], l);
+        }
+#pragma unroll
+        for (int j = 0; j < B_ITEMS; ++j) {
+            const int x = tid + j * THREADS * THREADS, r = x / PER_ROW, w = (x % PER_ROW) * M::VEC;
+            *reinterpret_cast<V*>(sb + r * M::TW + w) = rb[j];
+        }
+    };
+    auto load_chunk = [&](int k0) {
         for (int x = tid; x < M::TILE * KW; x += THREADS * THREADS) {
             const int i = x / KW, kw = x % KW;
             const W w = a_tile[i * ldw + k0 / Lane::L + kw];
@@ -212,7 +258,17 @@ __device__ void fw_dpx_minplus(typename Lane::W* d, long long ldw, int kb, int p
             for (int l = 0; l < Lane::L; ++l) sa[i][kw * Lane::L + l] = Lane::splat(w, l);
         }
         load_rows<Lane, KC>(sb, b_tile + k0 * ldw, ldw, tid);
-        __syncthreads();
+    };
+    if (Lane::PIPELINE) {
+        fetch(0);
+        put();
+    } else {
+        load_chunk(0);
+    }
+    __syncthreads();
+    for (int k0 = 0; k0 < M::TILE; k0 += KC) {
+        const bool more = k0 + KC < M::TILE;
+        if (Lane::PIPELINE && more) fetch(k0 + KC);
 #pragma unroll 2
         for (int k = 0; k < KC; ++k) {
             W a[M::MR], b[M::MC];
@@ -226,6 +282,10 @@ __device__ void fw_dpx_minplus(typename Lane::W* d, long long ldw, int kb, int p
                 for (int c = 0; c < M::MC; ++c) acc[r][c] = Lane::addmin(a[r], b[c], acc[r][c]);
         }
         __syncthreads();
+        if (more) {
+            if (Lane::PIPELINE) put(); else load_chunk(k0 + KC);
+            __syncthreads();
+        }
     }
 #pragma unroll
     for (int r = 0; r < M::MR; ++r)
