@@ -214,9 +214,9 @@ __device__ void fw_dpx_minplus(typename Lane::W* d, long long ldw, int kb, int p
     // Where Lane::PIPELINE, chunk k0 + KC is fetched (global memory to registers) before
     // chunk k0's add-mins and put (registers to shared memory) after them: software
     // pipelining, the loads' latency hidden behind the arithmetic. The other lanes copy
-    // each chunk straight to shared memory after the previous one's add-mins
-    // (load_chunk): their micro-tiles leave no registers for a chunk at 2 blocks an SM
-    // (s32 and f32 spilled, and measured slower, at n = 8192).
+    // each chunk straight to shared memory before its add-mins (load_chunk): their
+    // micro-tiles leave no registers for a chunk at 2 blocks an SM (s32 and f32 spilled,
+    // and measured slower, at n = 8192).
     typedef typename Words<M::VEC, W>::V V;
     constexpr int PER_ROW = M::TW / M::VEC;                           // vectors of a B row
     constexpr int A_ITEMS = M::TILE * KW / (THREADS * THREADS);       // A words a thread moves
@@ -262,13 +262,16 @@ __device__ void fw_dpx_minplus(typename Lane::W* d, long long ldw, int kb, int p
     if (Lane::PIPELINE) {
         fetch(0);
         put();
-    } else {
-        load_chunk(0);
+        __syncthreads();
     }
-    __syncthreads();
     for (int k0 = 0; k0 < M::TILE; k0 += KC) {
         const bool more = k0 + KC < M::TILE;
-        if (Lane::PIPELINE && more) fetch(k0 + KC);
+        if (!Lane::PIPELINE) {
+            load_chunk(k0);
+            __syncthreads();
+        } else if (more) {
+            fetch(k0 + KC);
+        }
 #pragma unroll 2
         for (int k = 0; k < KC; ++k) {
             W a[M::MR], b[M::MC];
@@ -282,8 +285,8 @@ __device__ void fw_dpx_minplus(typename Lane::W* d, long long ldw, int kb, int p
                 for (int c = 0; c < M::MC; ++c) acc[r][c] = Lane::addmin(a[r], b[c], acc[r][c]);
         }
         __syncthreads();
-        if (more) {
-            if (Lane::PIPELINE) put(); else load_chunk(k0 + KC);
+        if (Lane::PIPELINE && more) {
+            put();
             __syncthreads();
         }
     }
