@@ -17,7 +17,7 @@ matches it in the distances it converges to, not round for round.
 
 import numpy as np
 
-from ..graph import distance_inf
+from ..graph import INT32_MAX, distance_inf  # INT32_MAX: the dense phase's int32 "unreached"
 from .base import CudaKernelTable, NumpyTwin, gather_arcs, relax_and_append, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "BLOCK_THREADS", "CLUSTER", "INT32_MAX", "threshold",
@@ -25,7 +25,6 @@ __all__ = ["CudaOps", "NumpyOps", "BLOCK_THREADS", "CLUSTER", "INT32_MAX", "thre
 
 BLOCK_THREADS = 1024  # threads of each team block
 CLUSTER = 8  # blocks of the cluster team (NF_CLUSTER in near_far.cu)
-INT32_MAX = int(np.iinfo(np.int32).max)  # the dense phase's int32 "unreached"
 DENSE_BUCKETS = 64  # the dense rounds' histogram of pending distances (near_far.cu)
 INLINE_QUEUE = 2048  # entries of each of a team block's two inline queues (NF_QUEUE)
 CTL_SIZE, CTL_ROUND, CTL_NEAR, CTL_PARITY, CTL_NEW, CTL_CARRY, CTL_TOTAL_NEAR, CTL_SUB = range(8)

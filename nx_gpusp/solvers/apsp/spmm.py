@@ -23,6 +23,7 @@ from types import SimpleNamespace
 import networkx as nx
 import numpy as np
 
+from ...graph import INT32_MAX
 from ...methods import method
 from ...ops.apsp_spmm import chunk_width
 from ..sssp import distance_inf
@@ -35,7 +36,6 @@ from .potentials import refuse_negative_cycles
 __all__ = ["batched_spmm", "storage_dtype"]
 
 ROUNDS_PER_CHECK = 4  # launches between host reads of the "changed" flags
-INT32_MAX = np.iinfo(np.int32).max
 
 
 def storage_dtype(graph):
