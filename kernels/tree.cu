@@ -5,13 +5,14 @@
 //                       found by binary search of indptr within its tile's rows, so a
 //                       hub's row is spread over many blocks and a short row costs no
 //                       idle lanes; the arcs are streamed past L2, which keeps the
-//                       gathered distances): for every arc (u, v) with dist[u] < dist[v] and
-//                       dist[u] + w == dist[v], store pred[v] = u (any such u will do:
-//                       the last store wins). Every step of a pred chain strictly lowers
-//                       the distance, so the pointers form a forest whatever the weights
-//                       and the rounding; a vertex whose every tight in-arc comes from an
-//                       equally distant vertex (zero weights, or a float weight too small
-//                       to change the sum) stays UNCLAIMED, and so do the sources.
+//                       gathered distances): for every arc (u, v) with dist[u] < dist[v]
+//                       and dist[u] + w == dist[v], store pred[v] = u (any such u will
+//                       do: the last store wins). Every step of a pred chain strictly
+//                       lowers the distance, so the pointers form a forest whatever the
+//                       weights and the rounding; a vertex whose every tight in-arc comes
+//                       from an equally distant vertex (zero weights, or a float weight
+//                       too small to change the sum) stays UNCLAIMED, and so do the
+//                       sources.
 //   tree_unclaimed      count[0] += the reached vertices (finite distance) still
 //                       UNCLAIMED (the sources among them): when that is the number of
 //                       sources, the pass has built the whole tree.
@@ -28,10 +29,10 @@
 // Launch: parents, grid-stride over tiles of TREE_TILE arcs (TREE_THREADS a tile);
 // unclaimed, grid-stride over the vertices; BFS steps, over the frontier.
 // Arguments: CSR (indptr[n+1] int64, indices[m] int32, weights[m] T); dist[n] T (final
-// distances, DistTraits<T>::inf() = unreached; the host runs the parents pass on int32
-// copies of integer distances and weights where every path length fits int32); pred[n] int32; count[1] int32 (zeroed by
-// the host); frontier[size] int32; next_frontier[n] int32 and next_size[1] int32 (zeroed
-// by the host).
+// distances, DistTraits<T>::inf() = unreached; the host runs the parents pass and the
+// count on int32 copies of integer distances and weights where every path length fits
+// int32); pred[n] int32; count[1] int32 (zeroed by the host); frontier[size] int32;
+// next_frontier[n] int32 and next_size[1] int32 (zeroed by the host).
 #include "arc_visitors.cuh"
 
 #define UNCLAIMED (-2)
