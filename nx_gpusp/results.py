@@ -578,14 +578,11 @@ def narrowest_distances(xp, dist):
     return dist
 
 
-def distance_order(xp, dist):
+def distance_order(ex, dist):
     """The reached vertices (finite ``dist``) in non-decreasing distance order, ties in
-    vertex order (int32 where n allows)."""
-    # ufuncs, not operators: CuPy's comparison operators import cupyx.scipy.sparse
-    # (and SciPy's) the first time, ~0.5 s of a process's first call
-    reached = xp.flatnonzero(xp.not_equal(dist, distance_inf(dist.dtype)))
-    order = reached[xp.argsort(dist[reached], kind="stable")]
-    return order.astype(np.int32) if len(dist) < 2**31 else order
+    vertex order, as int32 (the ``distance_order`` kernel table: a radix sort on the
+    device, NumPy's stable argsort on the host)."""
+    return ex.ops("distance_order").distance_order(dist)
 
 
 def to_host(graph, result):
@@ -595,7 +592,7 @@ def to_host(graph, result):
     the mappings."""
     ex = result.executor
     dist = result.dist
-    order = ex.to_host(distance_order(ex.xp, dist)) if ex.is_cuda else None
+    order = ex.to_host(distance_order(ex, dist)) if ex.is_cuda else None
     pred = None if result.pred is None else ex.to_host(result.pred)
     return HostSSSP(graph, ex.to_host(dist), pred, result.sources, order=order)
 

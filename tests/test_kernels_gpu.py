@@ -101,3 +101,48 @@ def test_blocked_floyd_warshall_matches_twin(executors, dtype, n):
     for d, p in res.values():
         i, j = np.nonzero((p >= 0) & (d != inf))
         np.testing.assert_allclose(d[i, j], d[i, p[i, j]] + d0[p[i, j], j], rtol=1e-12)
+
+
+def _order_case(seed, n, dtype, spread, unreached):
+    """Distances with ``spread`` distinct-ish values (ties where it is small), a fraction
+    ``unreached`` at DistTraits' inf; float cases hold both zeros and negatives."""
+    rng = np.random.default_rng(seed)
+    if dtype == np.float64:
+        dist = rng.integers(-spread, spread, n) * rng.choice([1e-3, 0.5, 1e6], n)
+        dist[rng.random(n) < 0.05] = -0.0
+        dist[rng.random(n) < 0.05] = 0.0
+    else:
+        info = np.iinfo(dtype)
+        dist = rng.integers(max(info.min + 1, -spread), min(info.max - 1, spread), n,
+                            dtype=np.int64)
+    dist = dist.astype(dtype)
+    dist[rng.random(n) < unreached] = distance_inf(dtype)
+    return dist
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.float64, np.int32])
+@pytest.mark.parametrize("n", [1, 2, 4095, 4096, 4097, 70_000, 300_001])
+@pytest.mark.parametrize("spread,unreached", [(3, 0.0), (1000, 0.3), (2**40, 0.01), (5, 1.0)])
+def test_distance_order_matches_twin(executors, dtype, n, spread, unreached):
+    """The radix sort's order (reached vertices by distance, ties by index) is the stable
+    argsort's, over ties, wide ranges (several 8-bit passes, 64-bit keys), negative
+    distances, both float zeros and unreached vertices."""
+    cu, cpu = executors
+    dist = _order_case(n + spread, n, dtype, spread, unreached)
+    expected = cpu.ops("distance_order").distance_order(dist)
+    got = cu.to_host(cu.ops("distance_order").distance_order(cu.asarray(dist)))
+    assert got.dtype == np.int32
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_distance_order_extremes(executors):
+    """The widest int64 range (the span needs every bit) and an empty array."""
+    cu, cpu = executors
+    info = np.iinfo(np.int64)
+    dist = np.array([info.max - 1, info.min, 0, info.max, -1, info.min, info.max - 1],
+                    dtype=np.int64)
+    got = cu.to_host(cu.ops("distance_order").distance_order(cu.asarray(dist)))
+    assert got.tolist() == [1, 5, 4, 2, 0, 6]
+    assert cpu.ops("distance_order").distance_order(dist).tolist() == got.tolist()
+    empty = cu.ops("distance_order").distance_order(cu.asarray(np.zeros(0, np.int64)))
+    assert empty.size == 0

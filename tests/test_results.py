@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from graphs import assert_lengths_equal, assert_paths_valid, assert_valid_path, random_graph
+from nx_gpusp.executor import Executor
 from nx_gpusp.graph import CSRGraph, distance_inf
 from nx_gpusp.results import (DistanceMap, MatrixRowMap, PathMap, PredecessorRowMap,
                               RowsMap, distance_order, materialize, narrowest_distances,
@@ -284,7 +285,7 @@ def test_large_materialised_mapping_reads_from_its_dict():
 def test_distance_order():
     inf = distance_inf(np.int64)
     dist = np.array([5, inf, 0, 5, 2, inf, 2], dtype=np.int64)
-    order = distance_order(np, dist)
+    order = distance_order(Executor("cpu"), dist)
     assert order.tolist() == [2, 4, 6, 0, 3]
     graph = CSRGraph.from_edge_arrays(7, [], [], [])
     assert list(DistanceMap(graph, dist, order).items()) == [(2, 0), (4, 2), (6, 2), (0, 5), (3, 5)]

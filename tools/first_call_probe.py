@@ -46,7 +46,7 @@ cupy.empty(1); mark("context")
 g = from_networkx(G, attr); mark("conversion")
 from nx_gpusp.executor import get_executor
 ex = get_executor("cuda"); g.on(ex); ex.synchronize(); mark("upload")
-for family in ("near_far", "tree"):
+for family in ("near_far", "tree", "distance_order"):
     ex.ops(family)
 mark("kernels")
 import nx_gpusp.interface; mark("backend_import")

@@ -57,7 +57,7 @@ def bfs(ex, graph, method, sources, *, options, depth=None, want_pred=True, targ
                            target=target, **options)
     order = None
     if ex.is_cuda:  # the level order, sorted on the device (see results.to_host)
-        order = ex.to_host(distance_order(ex.xp, result.dist))  # UNSEEN: int32's maximum
+        order = ex.to_host(distance_order(ex, result.dist))  # UNSEEN: int32's maximum
     dist = distances_from_levels(ex.to_host(result.dist))  # int32 over the bus
     pred = ex.to_host(result.pred) if want_pred else None
     return HostSSSP(graph, dist, pred, result.sources, order=order)
