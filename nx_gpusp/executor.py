@@ -7,13 +7,16 @@ are the NumPy twins with the same method signatures. Solvers are written once
 against this interface.
 """
 
+import ast
 import ctypes
 import functools
 import glob
 import importlib
 import importlib.util
+import json
 import os
 import re
+import tempfile
 import threading
 
 import numpy as np
@@ -125,7 +128,7 @@ def _preload_wheel_libraries():
 _WARM = {}
 
 
-def start_cuda_warm_up(device, families=("near_far", "tree")):
+def start_cuda_warm_up(device, families=("near_far", "tree", "distance_order")):
     """Import CuPy, create the CUDA context and load the default kernel tables in a
     background thread (once per process), so that they overlap the program's own work
     before its first gpusp call. Python holds one lock for both threads, so what
@@ -282,10 +285,80 @@ def nvrtc_options():
 def _raw_module_unlocked(filename, name_expressions, device_id):
     cp = _cupy()
     cp.cuda.runtime.setDevice(device_id)
+    compiler = cp.cuda.compiler
+    restore_compiler_versions(compiler)
+    known = set(getattr(compiler, "_empty_file_preprocess_cache", ()))
     module = cp.RawModule(code=kernel_source(filename), options=nvrtc_options(),
                           name_expressions=name_expressions or None)
     module.compile()  # load now (CuPy defers it): the first launch pays nothing more
+    save_compiler_versions(compiler, known)
     return module
+
+
+# CuPy keys its disk cache of binaries on the compiler's version, which it learns by
+# compiling an empty program once per process and set of options (~18 ms on the H100's
+# host, inside a process's first call). What it learned for our options is kept in
+# this file beside that cache and handed back to it in the next process. Its keys hold
+# NVRTC's version and the options, so another compiler or other options never match a
+# kept entry.
+COMPILER_VERSIONS_FILE = "nx_gpusp-compiler-versions.json"
+
+
+def _versions_path(compiler):
+    """COMPILER_VERSIONS_FILE in CuPy's cache folder (CuPy 14 no longer offers
+    ``get_cache_dir``: its disk cache reads CUPY_CACHE_DIR itself)."""
+    get = getattr(compiler, "get_cache_dir", None)
+    folder = get() if get is not None else os.environ.get(
+        "CUPY_CACHE_DIR", os.path.expanduser("~/.cupy/kernel_cache"))
+    return os.path.join(folder, COMPILER_VERSIONS_FILE)
+
+
+@functools.cache
+def restore_compiler_versions(compiler):
+    """Give CuPy's compiler module (``cupy.cuda.compiler``) the versions kept by
+    :func:`save_compiler_versions`, once per process; nothing where the file or CuPy's
+    in-memory table is missing or unreadable."""
+    try:
+        table = compiler._empty_file_preprocess_cache
+        with open(_versions_path(compiler)) as f:
+            kept = json.load(f)
+        for key, version in kept.items():
+            env = ast.literal_eval(key)
+            if isinstance(env, tuple) and isinstance(version, str):
+                table.setdefault(env, version)
+    except (OSError, ValueError, SyntaxError, TypeError, AttributeError, MemoryError,
+            RecursionError):
+        pass
+
+
+def save_compiler_versions(compiler, known):
+    """Keep the entries CuPy's compiler learned beyond the keys ``known`` (a module's
+    compile with our options) in COMPILER_VERSIONS_FILE, merged with those kept; a
+    cache folder that cannot be written keeps nothing."""
+    try:
+        table = compiler._empty_file_preprocess_cache
+        new = {repr(k): v for k, v in table.items() if k not in known and isinstance(v, str)}
+        if not new:
+            return
+        path = _versions_path(compiler)
+        try:
+            with open(path) as f:
+                kept = json.load(f)
+            if not isinstance(kept, dict):
+                kept = {}
+        except (OSError, ValueError):
+            kept = {}
+        if all(kept.get(k) == v for k, v in new.items()):
+            return
+        kept.update(new)
+        folder = os.path.dirname(path)
+        os.makedirs(folder, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".nx_gpusp-", suffix=".json")
+        with os.fdopen(fd, "w") as f:
+            json.dump(kept, f)
+        os.replace(tmp, path)  # whole or not at all, beside other processes
+    except (OSError, AttributeError, TypeError, ValueError):
+        pass
 
 
 def _raw_module(filename, name_expressions, device_id):

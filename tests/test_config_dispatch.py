@@ -2,6 +2,7 @@
 dispatch rules every call shares (gpusp-only keywords, machines without a GPU, the
 all-pairs work threshold, eager errors of all-pairs generators)."""
 
+import json
 import logging
 import os
 import subprocess
@@ -266,6 +267,66 @@ def test_wheel_libraries_preloaded_only_from_one_wheel_layout(monkeypatch, tmp_p
                           str(lib / "libnvrtc-builtins.so.13.0")]
     else:
         assert opened == []
+
+
+class _FakeCompiler:
+    """What save/restore_compiler_versions read of cupy.cuda.compiler."""
+
+    def __init__(self, folder):
+        self.folder = str(folder)
+        self._empty_file_preprocess_cache = {}
+
+    def get_cache_dir(self):
+        return self.folder
+
+
+def test_compiler_versions_kept_for_the_next_process(tmp_path):
+    """What CuPy's compiler learned during one of our module compiles (its version for
+    our options) is written beside its disk cache and given back to a fresh compiler
+    module once; what it knew before is not written, and a broken file is ignored."""
+    from nx_gpusp import executor
+
+    first = _FakeCompiler(tmp_path)
+    first._empty_file_preprocess_cache[("90", ("-other",), (13, 0), "nvrtc")] = "// theirs"
+    known = set(first._empty_file_preprocess_cache)
+    env = ("90", ("-std=c++17", "-ftz=true"), (13, 0), "nvrtc", "-arch=sm_90")
+    first._empty_file_preprocess_cache[env] = "// Cuda compilation tools, release 13.0"
+    executor.save_compiler_versions(first, known)
+    kept = json.loads((tmp_path / executor.COMPILER_VERSIONS_FILE).read_text())
+    assert kept == {repr(env): "// Cuda compilation tools, release 13.0"}
+
+    second = _FakeCompiler(tmp_path)
+    second._empty_file_preprocess_cache[env] = "// its own"
+    executor.restore_compiler_versions(second)
+    assert second._empty_file_preprocess_cache == {env: "// its own"}  # never overwritten
+    third = _FakeCompiler(tmp_path)
+    executor.restore_compiler_versions(third)
+    assert third._empty_file_preprocess_cache == {env: "// Cuda compilation tools, release 13.0"}
+
+    (tmp_path / executor.COMPILER_VERSIONS_FILE).write_text("{not json")
+    broken = _FakeCompiler(tmp_path)
+    executor.restore_compiler_versions(broken)
+    assert broken._empty_file_preprocess_cache == {}
+    executor.save_compiler_versions(broken, set())  # nothing new: nothing written
+    assert (tmp_path / executor.COMPILER_VERSIONS_FILE).read_text() == "{not json"
+    unwritable = _FakeCompiler(tmp_path / "file")
+    (tmp_path / "file").write_text("")
+    unwritable._empty_file_preprocess_cache[env] = "// x"
+    executor.save_compiler_versions(unwritable, set())  # no folder there: nothing, no error
+
+
+def test_compiler_versions_file_in_cupy_cache_folder(monkeypatch, tmp_path):
+    """Where CuPy's compiler module has no get_cache_dir (CuPy 14), the file goes where
+    its disk cache goes: CUPY_CACHE_DIR."""
+    from nx_gpusp import executor
+
+    class Compiler:
+        _empty_file_preprocess_cache = {("90", (), (13, 0), "nvrtc"): "// v"}
+
+    monkeypatch.setenv("CUPY_CACHE_DIR", str(tmp_path))
+    executor.save_compiler_versions(Compiler, set())
+    assert json.loads((tmp_path / executor.COMPILER_VERSIONS_FILE).read_text()) == {
+        repr(("90", (), (13, 0), "nvrtc")): "// v"}
 
 
 def test_conversion_for_gpusp_starts_the_driver(monkeypatch):
