@@ -50,6 +50,7 @@ _TEXT_1 = (
     "            'near-far' [negative weights]: delta=None, cluster=None, team_target=None,\n"
     "                block_cap=None, grid_target=131072, dense_fraction=16, inline=True,\n"
     "                dense_target=262144\n"
+    "            'phast' [integer weights only]: core_size=2048\n"
     "            'spmv-csr' [negative weights]\n"
     "            'spmv-ell' [negative weights]"
 )
@@ -83,6 +84,7 @@ _TEXT_2 = (
     "            'near-far' [negative weights]: delta=None, cluster=None, team_target=None,\n"
     "                block_cap=None, grid_target=131072, dense_fraction=16, inline=True,\n"
     "                dense_target=262144\n"
+    "            'phast' [integer weights only]: core_size=2048\n"
     "            'spmv-csr' [negative weights]\n"
     "            'spmv-ell' [negative weights]"
 )
@@ -110,6 +112,7 @@ _TEXT_3 = (
     "            'near-far' [negative weights]: delta=None, cluster=None, team_target=None,\n"
     "                block_cap=None, grid_target=131072, dense_fraction=16, inline=True,\n"
     "                dense_target=262144\n"
+    "            'phast' [integer weights only]: core_size=2048\n"
     "            'spmv-csr' [negative weights]\n"
     "            'spmv-ell' [negative weights]"
 )
@@ -146,6 +149,7 @@ _TEXT_5 = (
     "            'near-far' [negative weights]: delta=None, cluster=None, team_target=None,\n"
     "                block_cap=None, grid_target=131072, dense_fraction=16, inline=True,\n"
     "                dense_target=262144\n"
+    "            'phast' [integer weights only]: core_size=2048\n"
     "            'spmv-csr' [negative weights]\n"
     "            'spmv-ell' [negative weights]"
 )
@@ -216,6 +220,7 @@ _TEXT_12 = (
     "            'near-far' [negative weights]: delta=None, cluster=None, team_target=None,\n"
     "                block_cap=None, grid_target=131072, dense_fraction=16, inline=True,\n"
     "                dense_target=262144\n"
+    "            'phast' [integer weights only]: core_size=2048\n"
     "            'spmv-csr' [negative weights]\n"
     "            'spmv-ell' [negative weights]\n"
     "          bfs methods:\n"
@@ -243,6 +248,7 @@ _TEXT_13 = (
     "            'martin'\n"
     "            'martin-pull'\n"
     "            'near-far' [negative weights]\n"
+    "            'phast' [integer weights only]\n"
     "            'spmv-csr' [negative weights]\n"
     "            'spmv-ell' [negative weights]\n"
     "          bfs methods:\n"
@@ -356,6 +362,7 @@ FUNCTIONS = {
                 "            'near-far' [negative weights]: delta=None, cluster=None, team_target=None,\n"
                 "                block_cap=None, grid_target=131072, dense_fraction=16, inline=True,\n"
                 "                dense_target=262144\n"
+                "            'phast' [integer weights only]: core_size=2048\n"
                 "            'spmv-csr' [negative weights]\n"
                 "            'spmv-ell' [negative weights]"
             ),
@@ -406,6 +413,7 @@ FUNCTIONS = {
                 "            'near-far' [negative weights]: delta=None, cluster=None, team_target=None,\n"
                 "                block_cap=None, grid_target=131072, dense_fraction=16, inline=True,\n"
                 "                dense_target=262144\n"
+                "            'phast' [integer weights only]: core_size=2048\n"
                 "            'spmv-csr' [negative weights]\n"
                 "            'spmv-ell' [negative weights]"
             ),

@@ -175,7 +175,8 @@ def _lines(text, indent=""):
 
 def _method_line(m, with_options):
     flags = [text for flag, text in (("negative_weights", "negative weights"),
-                                     ("unit_weights_only", "unit weights only"))
+                                     ("unit_weights_only", "unit weights only"),
+                                     ("integer_weights_only", "integer weights only"))
              if getattr(m, flag)]
     line = f"'{m.name}'" + (f" [{', '.join(flags)}]" if flags else "")
     if with_options and m.options:

@@ -34,6 +34,8 @@ class Method:
     tree_from_distances: bool = False
     # hop counts only: refuses (ValueError) a graph with an arc weight other than 1
     unit_weights_only: bool = False
+    # integer weights only: ``choose`` refuses (ValueError) float weights
+    integer_weights_only: bool = False
 
     def check_options(self, options):
         unknown = set(options) - set(self.options)
@@ -110,6 +112,10 @@ def choose(problem, requested, graph, *, negative_ok):
     if chosen is None:
         known = ", ".join(["auto"] + sorted(m.name for m in methods_for(problem)))
         raise ValueError(f"gpusp: unknown {problem} method {name!r}; choose one of: {known}")
+    if chosen.integer_weights_only and graph.distance_dtype().kind != "i":
+        raise ValueError(
+            f"gpusp method {chosen.name!r} needs integer weights (its precomputed sums "
+            "would round float weights differently from NetworkX); use method='near-far'")
     if graph.has_negative_weights and negative_ok and not chosen.negative_weights:
         raise ValueError(
             f"gpusp method {chosen.name!r} does not accept negative weights; use a "

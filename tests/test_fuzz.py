@@ -24,6 +24,7 @@ Where gpusp differs from NetworkX on purpose, ``_allowed`` says so and why.
 """
 
 import inspect
+import numbers
 from collections import Counter
 from collections.abc import Mapping
 import math
@@ -217,6 +218,10 @@ def _all_methods(name):
 
 def _unit_weights_only(method):
     return any(m.unit_weights_only for m in METHODS.values() if m.name == method)
+
+
+def _integer_weights_only(method):
+    return any(m.integer_weights_only for m in METHODS.values() if m.name == method)
 
 
 def _draw_call(draw, name, G, method=DRAW):
@@ -678,6 +683,13 @@ def _allowed(G, call, got, exp):
     if gkind == "raised" and type(gval) is ValueError and _dijkstra_family(call) \
             and _negative(G, call):
         return "gpusp's Dijkstra refuses every negative weight"
+    named = call.args.get("weight", call.args.get("distance"))
+    if gkind == "raised" and type(gval) is ValueError and "needs integer weights" in str(gval) \
+            and _integer_weights_only(call.method or call.args.get("method")) \
+            and any(not isinstance(w, numbers.Integral)
+                    for weight in {call.weight, named} if weight is not None
+                    for w in _weights_used(G, weight)):
+        return "an integer-weights-only method refuses float weights"
     floyd_warshall = "floyd_warshall" in call.name or \
         call.args.get("method") in ("floyd-warshall", "floyd-warshall-numpy")
     if floyd_warshall and gkind == "raised" and \

@@ -14,7 +14,7 @@ from nx_gpusp.methods import AUTO, METHODS, PROBLEMS
 
 SNAPSHOT = Path(__file__).with_name("registry_snapshot.json")
 FLAGS = ("negative_weights", "iterations_per_vertex", "tree_from_distances",
-         "unit_weights_only")
+         "unit_weights_only", "integer_weights_only")
 
 
 def _solver_name(method):

@@ -19,7 +19,10 @@ from nx_gpusp.results import tree_depth
 from nx_gpusp.solvers.sssp import distance_inf
 from nx_gpusp.solvers.sssp.tree import shortest_path_tree
 
-METHODS = sorted(m.name for m in methods_for("sssp") if not m.negative_weights)
+# the integer-only ones (phast) have their own tests (tests/test_phast.py): these cases
+# hold float weights
+METHODS = sorted(m.name for m in methods_for("sssp")
+                 if not m.negative_weights and not m.integer_weights_only)
 CASES = graph_cases(60, seed=11)
 ZERO_HEAVY = [(f"zero{i}", random_graph(500 + i, n=25, p=0.2, zero_fraction=0.7,
                                         directed=bool(i % 2), weights=w))

@@ -99,4 +99,4 @@ def check_negative_cycle(ex, pred):
 
 # the method families (after the shared pieces above, which they import)
 from . import (bellman_ford, bf_queue, bfs, crauser, delta_stepping,  # noqa: E402, F401
-               dijkstra_reduction, frontier, harish, lbr, near_far, spmv)
+               dijkstra_reduction, frontier, harish, lbr, near_far, phast, spmv)

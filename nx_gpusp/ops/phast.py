@@ -1,0 +1,83 @@
+"""Kernel table for kernels/phast.cu (PHAST's sweeps over a contraction hierarchy and
+its core's distance matrix) and its NumPy twin."""
+
+import numpy as np
+
+from ..graph import distance_inf
+from .base import BLOCK, CudaKernelTable, NumpyTwin, scalar
+
+__all__ = ["CudaOps", "NumpyOps"]
+
+
+class CudaOps(CudaKernelTable):
+    source = "phast.cu"
+    templates = ("phast_pull_level", "phast_core_gather", "phast_core")
+    types = (np.int64,)  # integer weights only (solvers/sssp/phast.py)
+
+    def pull_level(self, order, begin, end, ptr, tails, weights, dist):
+        """dist[order[p]] = min(itself, dist[u] + w) over the in-arcs (ptr, tails,
+        weights) of each position p in [begin, end)."""
+        self.launch("phast_pull_level", (end - begin) * 32, (
+            order, scalar(begin, np.int64), scalar(end, np.int64), ptr, tails, weights,
+            dist), dtype=dist.dtype)
+
+    def core(self, core, matrix, dist, scratch):
+        """dist[core[j]] = min over i of dist[core[i]] + matrix[i, j] (the values before
+        the call; ``scratch``: k entries)."""
+        k = len(core)
+        self.launch("phast_core_gather", k, (core, scalar(k, np.int32), dist, scratch),
+                    dtype=dist.dtype)
+        self.launch("phast_core", k, (core, scalar(k, np.int32), matrix, scratch, dist),
+                    dtype=dist.dtype, block=BLOCK)
+
+    def sweeps(self, level_ptr, order, up, down, core, matrix, scratch, dist):
+        """A whole query: pull_level over the upward levels (``level_ptr``: host offsets
+        of the contracted levels and then the core's), ``core``, then pull_level over
+        the downward levels from the top (``up``, ``down``: (ptr, tails, weights)).
+        The launches are issued here directly: a query is ~2 launches a level."""
+        pull = self.kernel("phast_pull_level", dist.dtype)
+        block = (BLOCK,)
+        bounds = [int(x) for x in level_ptr]
+        top = len(bounds) - 2
+        for lv in range(top + 1):
+            begin, end = bounds[lv], bounds[lv + 1]
+            if end > begin:
+                pull((-(-(end - begin) * 32 // BLOCK),), block,
+                     (order, np.int64(begin), np.int64(end), *up, dist))
+        if len(core):
+            self.core(core, matrix, dist, scratch)
+        for lv in range(top - 1, -1, -1):
+            begin, end = bounds[lv], bounds[lv + 1]
+            if end > begin:
+                pull((-(-(end - begin) * 32 // BLOCK),), block,
+                     (order, np.int64(begin), np.int64(end), *down, dist))
+
+
+class NumpyOps(NumpyTwin):
+    def pull_level(self, order, begin, end, ptr, tails, weights, dist):
+        lo, hi = int(ptr[begin]), int(ptr[end])
+        if hi == lo:
+            return
+        heads = order[np.repeat(np.arange(begin, end), np.diff(ptr[begin:end + 1]))]
+        du = dist[tails[lo:hi]]
+        reached = du != distance_inf(dist.dtype)
+        np.minimum.at(dist, heads[reached], du[reached] + weights[lo:hi][reached])
+
+    def sweeps(self, level_ptr, order, up, down, core, matrix, scratch, dist):
+        bounds = [int(x) for x in level_ptr]
+        top = len(bounds) - 2
+        for lv in range(top + 1):
+            self.pull_level(order, bounds[lv], bounds[lv + 1], *up, dist)
+        self.core(core, matrix, dist, scratch)
+        for lv in range(top - 1, -1, -1):
+            self.pull_level(order, bounds[lv], bounds[lv + 1], *down, dist)
+
+    def core(self, core, matrix, dist, scratch):
+        k = len(core)
+        if k == 0:
+            return
+        scratch[:k] = dist[core]
+        inf = distance_inf(dist.dtype)
+        both = (scratch[:k, None] != inf) & (matrix != inf)
+        sums = np.where(both, scratch[:k, None] + np.where(both, matrix, 0), inf)
+        dist[core] = np.minimum(scratch[:k], sums.min(axis=0))

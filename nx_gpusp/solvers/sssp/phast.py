@@ -1,0 +1,270 @@
+"""PHAST over a contraction hierarchy (method "phast"): a road graph preprocessed once,
+then each query is two sweeps over its levels (Delling, Goldberg, Nowatzyk and
+Werneck, "PHAST: Hardware-Accelerated Shortest Path Trees", IPDPS 2011; the hierarchy
+of Geisberger, Sanders, Schultes and Delling, "Contraction Hierarchies", WEA 2008).
+
+Preprocessing (host, NumPy; cached on the CSRGraph, so it is paid once per converted
+graph and amortised over its queries):
+
+- contraction in rounds: each round contracts the vertices whose edge difference
+  (in-degree x out-degree - in-degree - out-degree, ties broken by a seeded hash) is
+  smaller than every neighbour's, an independent set, so one round is one level;
+- contracting v joins each in-arc (u, v) to each out-arc (v, x) into a shortcut
+  (u, x) of the summed weight, unless an arc (u, x) or a two-arc path through a
+  vertex that stays is no longer (the witness check; a missing witness only adds a
+  shortcut, never loses a distance); the arcs v holds when contracted are its arcs of
+  the hierarchy: to higher levels;
+- once at most ``core_size`` vertices remain, they stay whole as the core, with their
+  all-pairs distances over the arcs left among them; so do the vertices left when the
+  shortcuts outgrow the graph or only hubs (more than PAIR_LIMIT arc pairs) remain, and
+  a graph whose core would pass MAX_CORE vertices (not road-like) is refused.
+
+A query: dist = 0 at the sources; the upward sweep pulls each level's vertices from
+their in-arcs from lower levels, level by level, and then the core's; the core's
+matrix settles the core (min over i of dist[i] + D[i][j]); the downward sweep pulls
+each level, from the top, from its in-arcs from higher levels and the core. A shortest
+path of the hierarchy climbs, may cross the core, and descends, so both sweeps and the
+matrix give every distance. Integer weights only: a shortcut adds its arcs' weights
+before the path's distance, which float addition would round differently from
+NetworkX's left-to-right sums. Paths come from the tight-arc tree of the distances.
+"""
+
+import numpy as np
+
+from ...graph import distance_inf
+from ...methods import method
+from . import SSSPResult, init_sources
+
+__all__ = ["phast_sssp", "Hierarchy", "contraction_hierarchy"]
+
+CORE_SIZE = 2048  # vertices left whole at the top (their matrix: CORE_SIZE**2 distances)
+MAX_CORE = 8192  # a core that would pass this (the graph does not contract) is refused
+SHORTCUT_FACTOR = 8  # arcs of the hierarchy beyond this many per original arc: stop
+PAIR_LIMIT = 1 << 16  # a vertex with more in x out arc pairs is left to the core
+
+
+class Hierarchy:
+    """The host arrays of a contraction hierarchy: ``order`` (vertices by level, the
+    core last; int32), ``level_ptr`` (level l's positions: level_ptr[l]:level_ptr[l+1];
+    the core: level_ptr[-2]:n), the upward and downward in-arcs by position
+    (``up``/``down``: ptr int64, tails int32, weights int64), ``core`` (int32) and its
+    distance matrix ``matrix`` (int64, inf = no path); device copies per executor."""
+
+    def __init__(self, order, level_ptr, up, down, core, matrix):
+        self.order, self.level_ptr, self.up, self.down = order, level_ptr, up, down
+        self.core, self.matrix = core, matrix
+        self.levels = len(level_ptr) - 2
+        self._device = {}
+
+    def on(self, ex):
+        dev = self._device.get(ex.name)
+        if dev is None:
+            ex.require_bytes(sum(a.nbytes for a in self._arrays()), "the PHAST hierarchy")
+            dev = self._device[ex.name] = [ex.asarray(a) for a in self._arrays()]
+        return dev
+
+    def _arrays(self):
+        return (self.order, *self.up, *self.down, self.core, self.matrix)
+
+
+def _dedup_min(tails, heads, weights, n):
+    """Arcs with one (tail, head) each, at its minimum weight, sorted by tail, head."""
+    key = tails * n + heads
+    order = np.lexsort((weights, key))
+    key, weights = key[order], weights[order]
+    first = np.ones(len(key), dtype=bool)
+    first[1:] = key[1:] != key[:-1]
+    key = key[first]
+    return key // n, key % n, weights[first]
+
+
+def _by_position(pos, tails, heads, weights, n):
+    """(ptr over positions, tails int32, weights) of the arcs keyed by their head's
+    position."""
+    keys = pos[heads]
+    order = np.argsort(keys, kind="stable")
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(keys, minlength=n), out=ptr[1:])
+    return ptr, tails[order].astype(np.int32), weights[order].astype(np.int64)
+
+
+def _witnessed(u, x, c, tails, heads, weights, n):
+    """Which candidate shortcuts (u, x, c) an arc (u, x) or a path u -> y -> x of the
+    arcs (tails, heads, weights) makes unneeded (length <= c)."""
+    if not len(u) or not len(tails):
+        return np.zeros(len(u), dtype=bool)
+    keys = tails * n + heads
+    order = np.argsort(keys)
+    keys, w = keys[order], weights[order]
+
+    def lookup(k):
+        at = np.minimum(np.searchsorted(keys, k), len(keys) - 1)
+        return keys[at] == k, w[at]
+
+    found, direct = lookup(u * n + x)
+    done = found & (direct <= c)
+    by_tail = np.argsort(tails, kind="stable")
+    sorted_tails = tails[by_tail]
+    start = np.searchsorted(sorted_tails, u)
+    count = np.searchsorted(sorted_tails, u, side="right") - start
+    total = int(count.sum())
+    if total:
+        owner = np.repeat(np.arange(len(u)), count)
+        arc = by_tail[start[owner] + np.arange(total) - np.repeat(np.cumsum(count) - count, count)]
+        found, second = lookup(heads[arc] * n + x[owner])
+        hit = found & (weights[arc] + second <= c[owner])
+        done[owner[hit]] = True
+    return done
+
+
+def contraction_hierarchy(graph, core_size=CORE_SIZE, seed=0):
+    """The Hierarchy of ``graph`` (integer, non-negative weights)."""
+    n = graph.n
+    tails = np.repeat(np.arange(n, dtype=np.int64), np.diff(graph.indptr))
+    heads = graph.indices.astype(np.int64)
+    keep = tails != heads  # self-loops never shorten a path of non-negative weights
+    a, b, w = _dedup_min(tails[keep], heads[keep], graph.weights[keep].astype(np.int64), n)
+    tie = np.random.default_rng(seed).random(n)
+    alive = np.ones(n, dtype=bool)
+    level = np.full(n, -1, dtype=np.int64)
+    kept = [[], [], []]  # the arcs of the hierarchy
+    budget = SHORTCUT_FACTOR * (len(a) + n)
+    rounds = 0
+    while alive.sum() > core_size:
+        din, dout = np.bincount(b, minlength=n), np.bincount(a, minlength=n)
+        pairs = din * dout
+        priority = np.where(alive & (pairs <= PAIR_LIMIT), pairs - din - dout + tie, np.inf)
+        lowest = np.full(n, np.inf)
+        np.minimum.at(lowest, a, priority[b])
+        np.minimum.at(lowest, b, priority[a])
+        chosen = alive & (priority < lowest)
+        if not chosen.any() or int(pairs[chosen].sum()) > budget:
+            break  # hubs only, or a round of more shortcuts than the graph holds arcs
+        touch = chosen[a] | chosen[b]
+        for part, arr in zip(kept, (a, b, w)):
+            part.append(arr[touch])
+        level[chosen] = rounds
+        u, x, c = _shortcuts(chosen, a, b, w, n)
+        a, b, w = a[~touch], b[~touch], w[~touch]
+        drop = _witnessed(u, x, c, a, b, w, n)
+        a, b, w = _dedup_min(np.concatenate([a, u[~drop]]), np.concatenate([b, x[~drop]]),
+                             np.concatenate([w, c[~drop]]), n)
+        alive &= ~chosen
+        rounds += 1
+        if sum(map(len, kept[0])) + len(a) > budget:
+            break  # shortcuts outgrow the graph: what is left becomes the core
+    if alive.sum() > MAX_CORE:
+        raise ValueError(
+            f"gpusp method 'phast': this graph does not contract ({int(alive.sum())} "
+            f"vertices would stay in the core, at most {MAX_CORE}); PHAST is for road-like "
+            "graphs, use method='near-far'")
+    level[alive] = rounds  # the core
+    order = np.argsort(level, kind="stable").astype(np.int32)
+    level_ptr = np.searchsorted(level[order], np.arange(rounds + 1)).astype(np.int64)
+    level_ptr = np.append(level_ptr, n)
+    pos = np.empty(n, dtype=np.int64)
+    pos[order] = np.arange(n)
+    ka, kb, kw = (np.concatenate(part) if part else np.zeros(0, np.int64) for part in kept)
+    upward = level[ka] < level[kb]
+    up = _by_position(pos, ka[upward], kb[upward], kw[upward], n)
+    down = _by_position(pos, ka[~upward], kb[~upward], kw[~upward], n)
+    core = order[level_ptr[rounds]:].astype(np.int32)
+    matrix = _core_distances(core, a, b, w, n)
+    return Hierarchy(order, level_ptr, up, down, core, matrix)
+
+
+def _shortcuts(chosen, a, b, w, n):
+    """Every in-arc (u, v) joined with every out-arc (v, x) of each chosen v, u != x,
+    at their summed weight, one per (u, x) (the smallest)."""
+    into = np.flatnonzero(chosen[b])
+    into = into[np.argsort(b[into], kind="stable")]
+    out = np.flatnonzero(chosen[a])
+    out = out[np.argsort(a[out], kind="stable")]
+    verts = np.flatnonzero(chosen)
+    cin = np.bincount(b[into], minlength=n)[verts]
+    cout = np.bincount(a[out], minlength=n)[verts]
+    pairs = cin * cout
+    total = int(pairs.sum())
+    if not total:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    owner = np.repeat(np.arange(len(verts)), pairs)
+    within = np.arange(total) - np.repeat(np.cumsum(pairs) - pairs, pairs)
+    first_in = np.cumsum(cin) - cin
+    first_out = np.cumsum(cout) - cout
+    i = into[first_in[owner] + within // cout[owner]]
+    o = out[first_out[owner] + within % cout[owner]]
+    u, x, c = a[i], b[o], w[i] + w[o]
+    keep = u != x
+    return _dedup_min(u[keep], x[keep], c[keep], n)
+
+
+def _core_distances(core, a, b, w, n):
+    """The core's all-pairs distances (int64, inf = no path) over the arcs left."""
+    k = len(core)
+    inf = distance_inf(np.int64)
+    matrix = np.full((k, k), inf, dtype=np.int64)
+    if k == 0:
+        return matrix
+    index = np.full(n, -1, dtype=np.int64)
+    index[core] = np.arange(k)
+    ia, ib = index[a], index[b]
+    if k <= 256 or not len(a):  # exact in int64 (Floyd-Warshall, k steps of k x k)
+        np.fill_diagonal(matrix, 0)
+        np.minimum.at(matrix, (ia, ib), w)
+        for m in range(k):
+            col, row = matrix[:, m:m + 1], matrix[m:m + 1, :]
+            with np.errstate(over="ignore"):
+                both = (col != inf) & (row != inf)
+                np.minimum(matrix, np.where(both, col + row, inf), out=matrix)
+        return matrix
+    from scipy.sparse import csr_array
+    from scipy.sparse.csgraph import dijkstra
+
+    if int(w.max()) * k >= 1 << 53:  # float64 would round: refuse rather than guess
+        raise ValueError("gpusp method 'phast': the core's distances pass 2**53 (exact "
+                         "float64); use method='near-far'")
+    arcs = csr_array((w.astype(np.float64) + 0.0, (ia, ib)), shape=(k, k))
+    arcs.sum_duplicates()
+    d = dijkstra(arcs, directed=True)
+    matrix[np.isfinite(d)] = d[np.isfinite(d)].astype(np.int64)
+    return matrix
+
+
+def _hierarchy(graph, core_size):
+    cache = graph.__dict__.setdefault("_phast_hierarchies", {})
+    h = cache.get(core_size)
+    if h is None:
+        h = cache[core_size] = contraction_hierarchy(graph, core_size)
+    return h
+
+
+def _check_core_size(core_size):
+    if isinstance(core_size, bool) or not isinstance(core_size, (int, np.integer)) \
+            or not 0 <= core_size <= MAX_CORE:
+        raise ValueError(f"phast: core_size must be an integer in 0..{MAX_CORE}, got "
+                         f"{core_size!r}")
+    return int(core_size)
+
+
+@method(name="phast", problem="sssp",
+        summary="PHAST: a contraction hierarchy built once per graph (rounds of "
+                "independent vertices, a core left whole with its distance matrix), "
+                "then per query an upward and a downward sweep over its levels",
+        paper="Delling et al. 2011 (PHAST) over Geisberger et al. 2008 (contraction "
+              "hierarchies)",
+        tree_from_distances=True,
+        integer_weights_only=True,
+        options={"core_size": (CORE_SIZE, "vertices left uncontracted at the top, their "
+                                          "all-pairs distances kept as a matrix (0: "
+                                          "contract every vertex)")})
+def phast_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, core_size=CORE_SIZE):
+    core_size = _check_core_size(core_size)
+    h = _hierarchy(graph, core_size)
+    ops = ex.ops("phast")
+    order, up_ptr, up_tails, up_w, down_ptr, down_tails, down_w, core, matrix = h.on(ex)
+    dist, _ = init_sources(ex, graph.n, sources, np.int64)
+    ops.sweeps(h.level_ptr, order, (up_ptr, up_tails, up_w), (down_ptr, down_tails, down_w),
+               core, matrix, ex.xp.empty(len(h.core), dtype=np.int64), dist)
+    return SSSPResult(dist=dist, pred=None, sources=np.asarray(sources, dtype=np.int64),
+                      executor=ex, stats={"levels": h.levels, "core": len(h.core)})
