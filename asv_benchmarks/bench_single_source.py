@@ -2,13 +2,15 @@
 on the device, device synchronised) beside NetworkX and SciPy csgraph on the same
 graph, one asv run, so ratios compare like with like; and the kernel race (issue 14's
 table): the default method beside harish and SciPy from source 0 and over 10 seeded
-sources, with and without predecessors. Times only (lower is better): GTEPS and
+sources, with and without predecessors, and method "phast" on the road networks (its
+hierarchy built in setup, once per graph). Times only (lower is better): GTEPS and
 speed-ups are printed by ``python -m nx_gpusp.bench``."""
 
 import networkx as nx
 
-from nx_gpusp.bench import (PEERS, RACE_IMPLS, kernel_runner, median_time, peer_runner,
-                            peer_skip_reason, pick_sources, race_runner, race_sources,
+from nx_gpusp.bench import (PEERS, RACE_IMPLS, ROAD_WORKLOADS, kernel_runner, median_time,
+                            peer_runner, peer_skip_reason, pick_sources,
+                            preprocessing_skip_reason, race_runner, race_sources,
                             warm_device)
 
 from . import workloads as W
@@ -30,12 +32,12 @@ class _SingleSource:
         self.graph = W.load_graph(self.case)
         self.sources = pick_sources(self.graph, N_SOURCES)
         self.ex = W.executor()
-        self.run = self.runner(impl)
+        self.run = self.runner(impl, workload)
         # warm-up: kernel compilation, first allocations
         W.warm_up(self.run, self.sources[0], key=f"{self.case.label}:{self.problem}:{impl}")
         self.turn = 0
 
-    def runner(self, impl):
+    def runner(self, impl, workload):
         if impl in PEERS:
             reason = peer_skip_reason(impl, self.problem, self.graph)
             if reason:
@@ -44,6 +46,9 @@ class _SingleSource:
         method = W.method(self.problem, impl)
         W.skip_per_vertex(method, self.graph, W.PER_VERTEX_MAX_N, "n host iterations",
                           timed_by="nx_gpusp.bench")
+        reason = preprocessing_skip_reason(method, self.graph, workload)
+        if reason:
+            raise NotImplementedError(reason)
         return kernel_runner(self.problem, method, self.graph, self.ex)
 
     def next_source(self):
@@ -77,7 +82,7 @@ class SSSPRace:
     (``track_median10*``, seconds); ``*_paths`` with the predecessors a NetworkX call
     gets (since 17be168; before, near-far's own predecessor-tracking rounds)."""
 
-    params = [W.workloads("race"), list(RACE_IMPLS)]
+    params = [W.workloads("race"), list(RACE_IMPLS) + ["phast"]]
     param_names = ["workload", "impl"]
     number = 1
     repeat = (3, 10, 20.0)
@@ -85,6 +90,8 @@ class SSSPRace:
     timeout = 900
 
     def setup(self, workload, impl):
+        if impl == "phast" and workload not in ROAD_WORKLOADS:
+            raise NotImplementedError("phast: road networks only (nx_gpusp.bench.race_impls)")
         case = W.case_of(workload, "sssp")
         self.graph = W.load_graph(case)
         self.ex = W.executor()

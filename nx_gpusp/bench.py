@@ -52,6 +52,7 @@ from .executor import get_executor
 from .graph import distance_inf, float_distances
 from .methods import AUTO, get_method, methods_for
 from .solvers import answers
+from .solvers.sssp.phast import CORE_SIZE
 
 __all__ = ["WORKLOADS", "GROUPS", "Case", "PEERS", "kernel_runner", "all_pairs_runner",
            "peer_runner", "peer_skip_reason", "e2e_runner", "user_graph", "call_runner",
@@ -324,8 +325,9 @@ def reached_arcs(graph, dist):
 
 
 def run_case(case, *, device, n_sources=5, repeat=3, skip_networkx=False, log=print,
-             only=None):
-    """Time every implementation on ``case``; a dict ready for the table and JSON."""
+             only=None, workload=None):
+    """Time every implementation on ``case`` (of the workload named ``workload``); a dict
+    ready for the table and JSON."""
     ex = get_executor(device)
     nx.config.backends.gpusp.device = ex.name
     graph = _build(case, log)
@@ -337,7 +339,7 @@ def run_case(case, *, device, n_sources=5, repeat=3, skip_networkx=False, log=pr
         if only and method.name not in only:
             continue
         progress(f"{case.label}: {method.name}")
-        rows.append(_method_row(case, method, graph, ex, sources, reference, G))
+        rows.append(_method_row(case, method, graph, ex, sources, reference, G, workload))
     _add_rates(rows, graph, fw)
     return {"problem": case.problem, "graph": case.label, "n": graph.n, "m": graph.m,
             "sources": len(sources) - 1, "device": ex.name, "rows": rows}
@@ -374,12 +376,15 @@ def _peer_rows(case, graph, G, nx_note, sources):
     return rows, reference
 
 
-def _method_row(case, method, graph, ex, sources, reference, G):
+def _method_row(case, method, graph, ex, sources, reference, G, workload=None):
     """The row of one gpusp method: kernel time, agreement with SciPy, GTEPS, and the
     end-to-end NetworkX calls (first and cached) when a NetworkX graph is given."""
     if method.iterations_per_vertex and graph.n > PER_VERTEX_MAX_N:
         return {"impl": method.name, "note": f"skipped: n={graph.n} host iterations "
                                              f"(> {PER_VERTEX_MAX_N} vertices)"}
+    reason = preprocessing_skip_reason(method, graph, workload)
+    if reason:
+        return {"impl": method.name, "note": reason}
     try:
         med, times, results = median_time(kernel_runner(case.problem, method, graph, ex),
                                           sources, slow=SLOW_CALL_S,
@@ -656,7 +661,24 @@ def run_calls(workload, case, *, device, repeat=3, skip_networkx=False, log=prin
 RACE_WORKLOADS = ("NY-synthetic", "FLA", "random-pred-1M", "random-pred-4M", "rmat-20",
                   "rmat-22")
 RACE_IMPLS = ("auto", "harish", "scipy")
+# road networks, where the race also runs method "phast" (a preprocessed hierarchy; on
+# graphs that do not contract it refuses, after tens of seconds on the random ones)
+ROAD_WORKLOADS = ("NY-synthetic", "COL", "FLA", "road-6M")
 RACE_SOURCES = 10
+
+
+def preprocessing_skip_reason(method, graph, workload):
+    """Why the benchmarks do not run ``method`` on ``workload`` (None: they do): phast
+    only where its hierarchy contracts the graph (road networks) or the whole graph is
+    its core; elsewhere it refuses after tens of seconds of preprocessing."""
+    if method.name == "phast" and workload not in ROAD_WORKLOADS and graph.n > CORE_SIZE:
+        return "phast skipped: not a road network (its hierarchy would not contract it)"
+    return None
+
+
+def race_impls(workload):
+    """The race's rows on ``workload``: RACE_IMPLS, and "phast" on a road network."""
+    return RACE_IMPLS + (("phast",) if workload in ROAD_WORKLOADS else ())
 
 
 def race_sources(graph, count=RACE_SOURCES, seed=0):
@@ -703,7 +725,7 @@ def race_times(run, sources, repeat, ready):
 
 
 def run_race(case, *, device, repeat=5, n_sources=RACE_SOURCES, skip_scipy=False,
-             log=print):
+             log=print, impls=RACE_IMPLS):
     """``--group race`` on one case: rows auto / harish / SciPy with source-0 and
     10-source medians, lengths and paths, GTEPS from source 0, paths over lengths."""
     ex = get_executor(device)
@@ -711,12 +733,20 @@ def run_race(case, *, device, repeat=5, n_sources=RACE_SOURCES, skip_scipy=False
     sources = race_sources(graph, n_sources)
     ready = lambda: warm_device(ex)  # noqa: E731
     rows, reference = [], None
-    for impl in RACE_IMPLS:
+    for impl in impls:
         if impl == "scipy" and skip_scipy:
             rows.append({"impl": impl, "note": "SciPy skipped (--no-scipy)"})
             continue
         label = f"auto ({AUTO['sssp'](graph, False)})" if impl == "auto" else impl
         row = {"impl": label}
+        if impl == "phast":  # its hierarchy is built once per graph, before the timing
+            start = time.perf_counter()
+            try:
+                race_runner(impl, graph, ex)(0)
+            except ValueError as err:
+                rows.append({"impl": label, "note": str(err)})
+                continue
+            row["note"] = f"hierarchy built once: {time.perf_counter() - start:.1f} s"
         for paths in (False, True):
             progress(f"{case.label}: {label}{' with paths' if paths else ''}")
             run = race_runner(impl, graph, ex, paths=paths)
@@ -975,13 +1005,13 @@ def main(argv=None):
                     continue
                 out = [run_race(case, device=args.device, repeat=max(1, args.repeat or 5),
                                 n_sources=max(1, args.sources or RACE_SOURCES),
-                                skip_scipy=args.no_scipy)]
+                                skip_scipy=args.no_scipy, impls=race_impls(name))]
             else:
                 out = [run_case(case, device=args.device,
                                 n_sources=max(1, args.sources or 5),
                                 repeat=max(1, args.repeat or 3),
                                 skip_networkx=args.no_networkx,
-                                only=set(args.methods))]
+                                only=set(args.methods), workload=name)]
             for res in out:
                 res["workload"] = name
                 print(format_table(res), flush=True)

@@ -16,7 +16,9 @@ graph and amortised over its queries):
   the hierarchy: to higher levels;
 - once at most ``core_size`` vertices remain, they stay whole as the core, with their
   all-pairs distances over the arcs left among them; so do the vertices left when the
-  shortcuts outgrow the graph or only hubs (more than PAIR_LIMIT arc pairs) remain, and
+  shortcuts outgrow the graph (the hierarchy past SHORTCUT_FACTOR arcs per arc and
+  vertex, or the remaining arcs growing past GROWTH_LIMIT times their fewest) or only
+  hubs (more than PAIR_LIMIT arc pairs) remain, and
   a graph whose core would pass MAX_CORE vertices (not road-like) is refused.
 
 A query: dist = 0 at the sources; the upward sweep pulls each level's vertices from
@@ -39,8 +41,10 @@ __all__ = ["phast_sssp", "Hierarchy", "contraction_hierarchy"]
 
 CORE_SIZE = 2048  # vertices left whole at the top (their matrix: CORE_SIZE**2 distances)
 MAX_CORE = 8192  # a core that would pass this (the graph does not contract) is refused
-SHORTCUT_FACTOR = 8  # arcs of the hierarchy beyond this many per original arc: stop
+SHORTCUT_FACTOR = 4  # arcs of the hierarchy beyond this many per arc and vertex: stop
+GROWTH_LIMIT = 1.25  # remaining arcs past this many times their fewest so far: stop
 PAIR_LIMIT = 1 << 16  # a vertex with more in x out arc pairs is left to the core
+WITNESS_FANOUT = 64  # two-arc witnesses are looked for from tails of at most this degree
 
 
 class Hierarchy:
@@ -107,6 +111,7 @@ def _witnessed(u, x, c, tails, heads, weights, n):
     sorted_tails = tails[by_tail]
     start = np.searchsorted(sorted_tails, u)
     count = np.searchsorted(sorted_tails, u, side="right") - start
+    count[count > WITNESS_FANOUT] = 0  # a hub's paths are not searched: a shortcut more
     total = int(count.sum())
     if total:
         owner = np.repeat(np.arange(len(u)), count)
@@ -129,6 +134,7 @@ def contraction_hierarchy(graph, core_size=CORE_SIZE, seed=0):
     level = np.full(n, -1, dtype=np.int64)
     kept = [[], [], []]  # the arcs of the hierarchy
     budget = SHORTCUT_FACTOR * (len(a) + n)
+    fewest = len(a)
     rounds = 0
     while alive.sum() > core_size:
         din, dout = np.bincount(b, minlength=n), np.bincount(a, minlength=n)
@@ -151,8 +157,9 @@ def contraction_hierarchy(graph, core_size=CORE_SIZE, seed=0):
                              np.concatenate([w, c[~drop]]), n)
         alive &= ~chosen
         rounds += 1
-        if sum(map(len, kept[0])) + len(a) > budget:
-            break  # shortcuts outgrow the graph: what is left becomes the core
+        fewest = min(fewest, len(a))
+        if sum(map(len, kept[0])) + len(a) > budget or len(a) > GROWTH_LIMIT * fewest:
+            break  # shortcuts outgrow the graph (not road-like): the rest is the core
     if alive.sum() > MAX_CORE:
         raise ValueError(
             f"gpusp method 'phast': this graph does not contract ({int(alive.sum())} "
