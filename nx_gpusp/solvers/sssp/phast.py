@@ -72,14 +72,18 @@ class Hierarchy:
 
 
 def _dedup_min(tails, heads, weights, n):
-    """Arcs with one (tail, head) each, at its minimum weight, sorted by tail, head."""
+    """Arcs with one (tail, head) each, at its minimum weight, sorted by tail, head (a
+    stable sort of the keys: mostly sorted runs, the arcs kept and the new shortcuts)."""
     key = tails * n + heads
-    order = np.lexsort((weights, key))
+    order = np.argsort(key, kind="stable")
     key, weights = key[order], weights[order]
+    if not len(key):
+        return key, key, weights
     first = np.ones(len(key), dtype=bool)
     first[1:] = key[1:] != key[:-1]
-    key = key[first]
-    return key // n, key % n, weights[first]
+    starts = np.flatnonzero(first)
+    key = key[starts]
+    return key // n, key % n, np.minimum.reduceat(weights, starts)
 
 
 def _by_position(pos, tails, heads, weights, n):
@@ -94,12 +98,11 @@ def _by_position(pos, tails, heads, weights, n):
 
 def _witnessed(u, x, c, tails, heads, weights, n):
     """Which candidate shortcuts (u, x, c) an arc (u, x) or a path u -> y -> x of the
-    arcs (tails, heads, weights) makes unneeded (length <= c)."""
+    arcs (tails, heads, weights) makes unneeded (length <= c); the arcs are distinct and
+    sorted by (tail, head), as _dedup_min leaves them."""
     if not len(u) or not len(tails):
         return np.zeros(len(u), dtype=bool)
-    keys = tails * n + heads
-    order = np.argsort(keys)
-    keys, w = keys[order], weights[order]
+    keys, w = tails * n + heads, weights
 
     def lookup(k):
         at = np.minimum(np.searchsorted(keys, k), len(keys) - 1)
@@ -107,15 +110,13 @@ def _witnessed(u, x, c, tails, heads, weights, n):
 
     found, direct = lookup(u * n + x)
     done = found & (direct <= c)
-    by_tail = np.argsort(tails, kind="stable")
-    sorted_tails = tails[by_tail]
-    start = np.searchsorted(sorted_tails, u)
-    count = np.searchsorted(sorted_tails, u, side="right") - start
+    start = np.searchsorted(tails, u)
+    count = np.searchsorted(tails, u, side="right") - start
     count[count > WITNESS_FANOUT] = 0  # a hub's paths are not searched: a shortcut more
     total = int(count.sum())
     if total:
         owner = np.repeat(np.arange(len(u)), count)
-        arc = by_tail[start[owner] + np.arange(total) - np.repeat(np.cumsum(count) - count, count)]
+        arc = start[owner] + np.arange(total) - np.repeat(np.cumsum(count) - count, count)
         found, second = lookup(heads[arc] * n + x[owner])
         hit = found & (weights[arc] + second <= c[owner])
         done[owner[hit]] = True
