@@ -35,6 +35,7 @@ import numpy as np
 
 from ...graph import distance_inf
 from ...methods import method
+from ...ops.base import gather_arcs
 from . import SSSPResult, init_sources
 
 __all__ = ["phast_sssp", "Hierarchy", "contraction_hierarchy"]
@@ -110,16 +111,15 @@ def _witnessed(u, x, c, tails, heads, weights, n):
 
     found, direct = lookup(u * n + x)
     done = found & (direct <= c)
-    start = np.searchsorted(tails, u)
-    count = np.searchsorted(tails, u, side="right") - start
-    count[count > WITNESS_FANOUT] = 0  # a hub's paths are not searched: a shortcut more
-    total = int(count.sum())
-    if total:
-        owner = np.repeat(np.arange(len(u)), count)
-        arc = start[owner] + np.arange(total) - np.repeat(np.cumsum(count) - count, count)
-        found, second = lookup(heads[arc] * n + x[owner])
-        hit = found & (weights[arc] + second <= c[owner])
-        done[owner[hit]] = True
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(tails, minlength=n), out=indptr[1:])
+    # a hub's paths are not searched (a shortcut more)
+    searched = np.flatnonzero(indptr[u + 1] - indptr[u] <= WITNESS_FANOUT)
+    owner, arc = gather_arcs(indptr, u[searched])
+    owner = searched[owner]
+    found, second = lookup(heads[arc] * n + x[owner])
+    hit = found & (weights[arc] + second <= c[owner])
+    done[owner[hit]] = True
     return done
 
 
@@ -186,8 +186,7 @@ def _shortcuts(chosen, a, b, w, n):
     at their summed weight, one per (u, x) (the smallest)."""
     into = np.flatnonzero(chosen[b])
     into = into[np.argsort(b[into], kind="stable")]
-    out = np.flatnonzero(chosen[a])
-    out = out[np.argsort(a[out], kind="stable")]
+    out = np.flatnonzero(chosen[a])  # by tail already: the arcs are sorted by (tail, head)
     verts = np.flatnonzero(chosen)
     cin = np.bincount(b[into], minlength=n)[verts]
     cout = np.bincount(a[out], minlength=n)[verts]
