@@ -8,10 +8,9 @@ speed-ups are printed by ``python -m nx_gpusp.bench``."""
 
 import networkx as nx
 
-from nx_gpusp.bench import (PEERS, RACE_IMPLS, ROAD_WORKLOADS, kernel_runner, median_time,
-                            peer_runner, peer_skip_reason, pick_sources,
-                            preprocessing_skip_reason, race_runner, race_sources,
-                            warm_device)
+from nx_gpusp.bench import (PEERS, RACE_IMPLS, kernel_runner, median_time, peer_runner,
+                            peer_skip_reason, pick_sources, preprocessing_skip_reason,
+                            race_impls, race_runner, race_sources, warm_device)
 
 from . import workloads as W
 
@@ -90,8 +89,8 @@ class SSSPRace:
     timeout = 900
 
     def setup(self, workload, impl):
-        if impl == "phast" and workload not in ROAD_WORKLOADS:
-            raise NotImplementedError("phast: road networks only (nx_gpusp.bench.race_impls)")
+        if impl not in race_impls(workload):
+            raise NotImplementedError(f"{impl}: road networks only (nx_gpusp.bench.race_impls)")
         case = W.case_of(workload, "sssp")
         self.graph = W.load_graph(case)
         self.ex = W.executor()

@@ -36,21 +36,20 @@ class CudaOps(CudaKernelTable):
         the downward levels from the top (``up``, ``down``: (ptr, tails, weights)).
         The launches are issued here directly: a query is ~2 launches a level."""
         pull = self.kernel("phast_pull_level", dist.dtype)
-        block = (BLOCK,)
         bounds = [int(x) for x in level_ptr]
         top = len(bounds) - 2
-        for lv in range(top + 1):
-            begin, end = bounds[lv], bounds[lv + 1]
-            if end > begin:
-                pull((-(-(end - begin) * 32 // BLOCK),), block,
-                     (order, np.int64(begin), np.int64(end), *up, dist))
+
+        def sweep(levels, arcs):
+            for lv in levels:
+                begin, end = bounds[lv], bounds[lv + 1]
+                if end > begin:
+                    pull((-(-(end - begin) * 32 // BLOCK),), (BLOCK,),
+                         (order, np.int64(begin), np.int64(end), *arcs, dist))
+
+        sweep(range(top + 1), up)
         if len(core):
             self.core(core, matrix, dist, scratch)
-        for lv in range(top - 1, -1, -1):
-            begin, end = bounds[lv], bounds[lv + 1]
-            if end > begin:
-                pull((-(-(end - begin) * 32 // BLOCK),), block,
-                     (order, np.int64(begin), np.int64(end), *down, dist))
+        sweep(range(top - 1, -1, -1), down)
 
 
 class NumpyOps(NumpyTwin):
