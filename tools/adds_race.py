@@ -21,7 +21,9 @@ ADDS is not part of this repository. Put a snapshot of its public repository
    its distances are checked against gpusp's.
 3. gpusp's ``auto`` on the same graph and sources (``bench.race_runner``: host clock
    around the synchronised call, graph on the device, initialisation included), its
-   lengths and its paths as a NetworkX call gets them.
+   lengths and its paths as a NetworkX call gets them; on the road networks
+   (``bench.race_impls``) method ``phast`` likewise, its hierarchy built by a first,
+   untimed call.
 
 Table: ms, source 0 and the median over the 10 sources, for ADDS and gpusp, and
 gpusp's paths. ``--no-adds`` prints gpusp's rows alone (e.g. to check the tool without
@@ -126,6 +128,13 @@ def race(workload, ex, adds, folder, repeat, timeout, log=print):
     paths = bench.race_runner("auto", graph, ex, paths=True)
     src0, med, _ = bench.race_times(paths, sources, repeat, ready)
     row["gpusp_paths_src0_ms"], row["gpusp_paths_median_ms"] = src0 * 1e3, med * 1e3
+    if "phast" in bench.race_impls(workload):  # its hierarchy is built by the first,
+        for key, want in (("phast", False), ("phast_paths", True)):  # untimed, call
+            run = bench.race_runner("phast", graph, ex, paths=want)
+            src0, med, got = bench.race_times(run, sources, repeat, ready)
+            row[f"{key}_src0_ms"], row[f"{key}_median_ms"] = src0 * 1e3, med * 1e3
+            if not want and not np.array_equal(float_distances(ex.to_host(got)), reference):
+                row["phast_note"] = "phast's distances differ from auto's"
     if adds is not None:
         gr = Path(folder) / "graph.gr"
         write_gr(graph, gr)
@@ -147,7 +156,8 @@ def race(workload, ex, adds, folder, repeat, timeout, log=print):
 
 def table(rows):
     head = ["graph", "ADDS src0", "ADDS 10-src", "gpusp src0", "gpusp 10-src",
-            "paths src0", "paths 10-src", "ADDS/gpusp (10-src)", "ADDS agrees", "note"]
+            "paths src0", "paths 10-src", "ADDS/gpusp (10-src)", "ADDS agrees",
+            "phast src0", "phast 10-src", "phast paths src0", "phast paths 10-src", "note"]
     body = []
     for r in rows:
         adds = r.get("adds_median_ms")
@@ -156,7 +166,9 @@ def table(rows):
                      _ms(r["gpusp_paths_src0_ms"]), _ms(r["gpusp_paths_median_ms"]),
                      "-" if adds is None else f"{adds / r['gpusp_median_ms']:.2f}",
                      {True: "yes", False: "NO", None: "-"}[r.get("adds_agrees")],
-                     r.get("adds_note", "")])
+                     *(_ms(r.get(f"phast{k}")) for k in ("_src0_ms", "_median_ms",
+                                                         "_paths_src0_ms", "_paths_median_ms")),
+                     "; ".join(r[k] for k in ("adds_note", "phast_note") if k in r)])
     widths = [max(len(str(x)) for x in col) for col in zip(head, *body)]
     return "\n".join("  ".join(str(x).ljust(w) for x, w in zip(line, widths)).rstrip()
                      for line in [head, *body])
