@@ -22,6 +22,7 @@ import threading
 
 import numpy as np
 
+from .collector import collector_paused
 from .kernel_sources import kernel_dir
 
 __all__ = ["Executor", "get_executor", "cuda_available", "format_bytes", "BUILD_OPTIONS",
@@ -41,7 +42,8 @@ BUILD_OPTIONS = {
 @functools.cache
 def _cupy():
     try:
-        import cupy
+        with collector_paused():  # CuPy's import: ~0.1-0.2 s, many objects
+            import cupy
     except Exception:  # ImportError, or a CuPy that cannot find CUDA libraries
         return None
     try:
@@ -265,8 +267,9 @@ class Executor:
         """The kernel table of one family: ``nx_gpusp.ops.<family>``'s CudaOps or NumpyOps."""
         table = self._ops.get(family)
         if table is None:
-            mod = importlib.import_module(f"nx_gpusp.ops.{family}")
-            table = mod.CudaOps(self) if self.is_cuda else mod.NumpyOps(self)
+            with collector_paused():  # a first use may import CuPy's routines
+                mod = importlib.import_module(f"nx_gpusp.ops.{family}")
+                table = mod.CudaOps(self) if self.is_cuda else mod.NumpyOps(self)
             self._ops[family] = table
         return table
 

@@ -1,20 +1,19 @@
 """What NetworkX dispatches to: ``BackendInterface`` (entry point ``networkx.backends``).
 
-NetworkX imports this module when a call is about to run on gpusp: CUDA's driver starts
-at once (``start_cuda_driver``, a background thread), beside the rest of this import
-and the graph's conversion.
+NetworkX imports this module when a call first runs on gpusp; its imports (NumPy, every
+algorithm) run with Python's cyclic collector paused (nx_gpusp.collector).
 """
 
-from .config import get_config
-from .executor import start_cuda_driver
+from .collector import collector_paused
 
-start_cuda_driver(get_config().device)
-
-from . import algorithms  # noqa: E402, F401  (registers every function)
-from .convert import EdgeDataGraph, from_networkx, to_networkx  # noqa: E402
-from . import dispatch  # noqa: E402
-from .dispatch import IMPLEMENTATIONS  # noqa: E402
-from .graph import CSRGraph  # noqa: E402
+with collector_paused():
+    from . import algorithms  # noqa: F401  (registers every function)
+    from .convert import EdgeDataGraph, from_networkx, to_networkx
+    from . import dispatch
+    from .config import get_config
+    from .dispatch import IMPLEMENTATIONS
+    from .executor import start_cuda_driver
+    from .graph import CSRGraph
 
 __all__ = ["BackendInterface", "backend_interface"]
 
@@ -28,8 +27,7 @@ class BackendInterface:
                         graph_name=None):
         if isinstance(G, CSRGraph):
             return G
-        # a gpusp call follows: CUDA's driver starts (if the import did not: a device
-        # configured since), alongside the conversion
+        # a gpusp call follows: CUDA's driver starts now, alongside the conversion
         start_cuda_driver(get_config().device)
         weight, default = None, 1
         if edge_attrs:
