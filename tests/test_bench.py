@@ -333,3 +333,28 @@ def test_adds_race_writes_galois_gr(tmp_path):
     floats = CSRGraph.from_edge_arrays(2, np.array([0]), np.array([1]), np.array([0.5]))
     with pytest.raises(ValueError, match="weights in 0..2"):
         adds_race.write_gr(floats, tmp_path / "f.gr")
+
+
+def test_first_call_child_imports_only_networkx_before_its_call(tmp_path, monkeypatch):
+    """The first-call row times a fresh interpreter's call as a user's program makes it:
+    NetworkX imported and the graph loaded, nx_gpusp's algorithms, NumPy and CuPy not
+    yet imported (the call imports them); its times come back one per process."""
+    from nx_gpusp import bench
+
+    probe = bench.FIRST_CALL_CHILD.replace(
+        "t0 = time.perf_counter()",
+        "import sys\nprint('LOADED', sorted(m for m in ('numpy', 'cupy', 'nx_gpusp.interface',"
+        " 'nx_gpusp.algorithms') if m in sys.modules))\nt0 = time.perf_counter()")
+    monkeypatch.setattr(bench, "FIRST_CALL_CHILD", probe)
+    seen = []
+    real_run = subprocess.run
+
+    def run(*args, **kwargs):
+        out = real_run(*args, **kwargs)
+        seen.append(out.stdout)
+        return out
+
+    monkeypatch.setattr(bench.subprocess, "run", run)
+    median, times = bench.first_call_seconds("tiny", "cpu", 0, repeat=2)
+    assert len(times) == 2 and median == np.median(times) and all(t > 0 for t in times)
+    assert all("LOADED []" in out for out in seen)

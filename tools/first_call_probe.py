@@ -1,11 +1,12 @@
 """Developer probe: where the first gpusp call of a process goes.
 
-Each row runs in a fresh interpreter (the graph is built there first, not timed):
+Each row runs in a fresh interpreter that imports NetworkX and loads the workload's
+NetworkX graph from a pickle written by this script (not timed), as a user's program
+would have them before its first call; nx_gpusp is not imported before what is timed:
 
-- ``phases``: CuPy's import, the device count, the CUDA context, conversion from
-  ``G._adj``, upload, loading the default kernels, the backend's import, and then the
-  call on the converted graph with all of those done, each timed on its own, in that
-  order;
+- ``phases``: CuPy's import, the device count, the CUDA context, the backend's import,
+  conversion from ``G._adj``, upload, loading the default kernels, and then the call on
+  the converted graph with all of those done, each timed on its own, in that order;
 - ``call``: the plain first ``single_source_dijkstra_path_length(G, s, backend="gpusp")``
   (what ``python -m nx_gpusp.bench --group calls`` reports as first-call);
 - ``with warm-up`` (``--warm-up``): the call with ``start_cuda_warm_up`` begun at
@@ -21,21 +22,20 @@ Usage: python tools/first_call_probe.py [--workload NY-synthetic] [--repeat 3]
 """
 
 import argparse
+import os
+import pickle
 import statistics
 import subprocess
 import sys
+import tempfile
 
 SETUP = r"""
-import time, sys
+import time, sys, pickle
 import networkx as nx
-from nx_gpusp import bench
-from nx_gpusp.convert import from_networkx, to_networkx
 nx.config.warnings_to_ignore.add("cache")
-case = next(c for c in bench.WORKLOADS[{workload!r}] if c.problem == "sssp")
-graph = case.build(); G = to_networkx(graph); attr = graph.weight_attr or "weight"
-label = graph.labels([0])[0]
-del graph
-"""  # the graph is built first in each fresh process, not timed
+with open({path!r}, "rb") as f:
+    G, label, attr = pickle.load(f)
+"""  # a user's program: NetworkX imported, the graph loaded (not timed), no nx_gpusp yet
 
 PHASES = SETUP + r"""
 marks = [("start", time.perf_counter())]
@@ -43,13 +43,14 @@ def mark(name): marks.append((name, time.perf_counter()))
 import cupy; mark("import_cupy")
 cupy.cuda.runtime.getDeviceCount(); mark("device_count")
 cupy.empty(1); mark("context")
+import nx_gpusp.interface; mark("backend_import")
+from nx_gpusp.convert import from_networkx
 g = from_networkx(G, attr); mark("conversion")
 from nx_gpusp.executor import get_executor
 ex = get_executor("cuda"); g.on(ex); ex.synchronize(); mark("upload")
 for family in ("near_far", "tree", "distance_order"):
     ex.ops(family)
 mark("kernels")
-import nx_gpusp.interface; mark("backend_import")
 nx.single_source_dijkstra_path_length(g, label, weight=attr); mark("call_rest")
 print("PHASES", ";".join(f"{{n}}={{(t - p) * 1e3:.1f}}" for (n, t), (_, p) in
                          zip(marks[1:], marks[:-1])))
@@ -62,6 +63,21 @@ t0 = time.perf_counter()
 print("CALL", (time.perf_counter() - t0) * 1e3)
 """
 FIRST_CALL = 'nx.single_source_dijkstra_path_length(G, label, weight=attr, backend="gpusp")'
+
+
+def graph_file(workload, folder=None):
+    """A pickle of (NetworkX graph, source label, weight attribute) of ``workload``
+    (source: vertex 0), in ``folder`` (default: a new temporary folder)."""
+    from nx_gpusp import bench
+    from nx_gpusp.convert import to_networkx
+
+    case = next(c for c in bench.WORKLOADS[workload] if c.problem == "sssp")
+    graph = case.build()
+    path = os.path.join(folder or tempfile.mkdtemp(), f"{workload}.pickle")
+    with open(path, "wb") as f:
+        pickle.dump((to_networkx(graph), graph.labels([0])[0], graph.weight_attr or "weight"),
+                    f, protocol=pickle.HIGHEST_PROTOCOL)
+    return path
 
 
 def child(code):
@@ -81,9 +97,10 @@ def main(argv=None):
                     help="also the call with nx_gpusp's CUDA warm-up thread started at "
                          "its start (CuPy's import, the context, the default kernels)")
     args = ap.parse_args(argv)
+    path = graph_file(args.workload)
     rows = {}
     for _ in range(args.repeat):
-        line = next(l for l in child(PHASES.format(workload=args.workload)).splitlines()
+        line = next(l for l in child(PHASES.format(path=path)).splitlines()
                     if l.startswith("PHASES"))
         for item in line.split()[1].split(";"):
             name, _, ms = item.partition("=")
@@ -97,7 +114,7 @@ def main(argv=None):
         variants.append(("with warm-up", "from nx_gpusp.executor import start_cuda_warm_up; "
                                      "start_cuda_warm_up('cuda')"))
     for title, before in variants:
-        times = [float(child(CALL.format(workload=args.workload, before=before,
+        times = [float(child(CALL.format(path=path, before=before,
                                          call=FIRST_CALL)).split("CALL")[-1])
                  for _ in range(args.repeat)]
         print(f"  {title:14s} {statistics.median(times):8.1f}   {times}")
@@ -106,7 +123,7 @@ def main(argv=None):
                 + FIRST_CALL + "\npr.disable()\ns = io.StringIO()\n"
                 "pstats.Stats(pr, stream=s).sort_stats('cumulative').print_stats(150)\n"
                 f"open({args.profile_out!r}, 'w').write(s.getvalue())")
-        child(CALL.format(workload=args.workload, before="", call=prof))
+        child(CALL.format(path=path, before="", call=prof))
         print(f"  profile: {args.profile_out}")
 
 
