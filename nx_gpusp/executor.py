@@ -12,7 +12,6 @@ import ctypes
 import functools
 import glob
 import importlib
-import importlib.machinery
 import importlib.util
 import json
 import os
@@ -64,8 +63,7 @@ def start_cuda_driver(device):
     s on the H100's host), so they overlap what needs the lock before the first launch
     (converting the graph, importing CuPy), and CuPy's runtime then finds the context
     made (its own start: 0.8 ms instead of ~0.23 s). A second thread loads the wheels'
-    CUDA libraries and CuPy's extension modules that CuPy's import loads
-    (``_preload_wheel_libraries``, ``_preload_cupy_extensions``). Once per
+    CUDA libraries that CuPy's import loads (``_preload_wheel_libraries``). Once per
     process; ``device``: the configured device ('auto', 'cuda', 'cuda:N', 'cpu'),
     nothing where it is not CUDA or no CUDA driver loads."""
     if _DRIVER or not (device == "auto" or device.startswith("cuda")):
@@ -77,7 +75,7 @@ def start_cuda_driver(device):
         target=_start_driver, args=(index,), name="nx_gpusp-cuda-driver", daemon=True)
     thread.start()
     _DRIVER["libraries"] = libraries = threading.Thread(
-        target=_preload_libraries, name="nx_gpusp-cuda-libraries", daemon=True)
+        target=_preload_wheel_libraries, name="nx_gpusp-cuda-libraries", daemon=True)
     libraries.start()
 
 
@@ -109,11 +107,6 @@ def _dlopen_unlocked(path):
     return bool(dlopen(os.fsencode(path), os.RTLD_NOW | os.RTLD_LOCAL))
 
 
-def _preload_libraries():
-    _preload_wheel_libraries()
-    _preload_cupy_extensions()
-
-
 def _preload_wheel_libraries():
     """Load WHEEL_LIBRARIES (``_dlopen_unlocked``), so that their loading overlaps the
     conversion instead of CuPy's import. CuPy finds these libraries through
@@ -131,46 +124,6 @@ def _preload_wheel_libraries():
             for path in sorted(glob.glob(os.path.join(dirs[0], pattern))):
                 _dlopen_unlocked(path)
     except (ImportError, ValueError, OSError, AttributeError):  # nothing to gain here
-        pass
-
-
-# CuPy's extension modules that the first call of a process imports, by folder (CuPy 14:
-# 53 files, 80 MB). None of them names a CUDA library among the libraries it needs (those
-# that do, cupy_backends/cuda/libs/cublas and the like, cupy/cuda/cufft and jitify, are
-# left out), so opening them early binds nothing that CuPy would find elsewhere. Python's
-# import of an opened file then finds it loaded: ~10 ms less of CuPy's import, which runs
-# under Python's lock after the conversion (measured on the H100's host: 121 -> 111 ms).
-CUPY_EXTENSIONS = {
-    "cupy_backends/cuda": "_softlink stream api/_runtime_enum api/runtime api/_driver_enum "
-                          "api/driver libs/nvrtc libs/nvtx",
-    "cupy": "_util fft/_cache fft/_callback random/_generator_api random/_bit_generator "
-            "lib/_polynomial",
-    "cupy/cuda": "device memory_hook graph stream memory texture function pinned_memory "
-                 "common cub thrust",
-    "cupy/_core": "internal _carray _dtype _scalar _accelerator _memory_range "
-                  "_fusion_thread_local _kernel _routines_manipulation _routines_binary "
-                  "_optimize_config _cub_reduction _reduction _routines_math "
-                  "_routines_indexing _routines_linalg _routines_logic _routines_sorting "
-                  "_routines_statistics dlpack flags core _fusion_variable _fusion_trace "
-                  "_fusion_kernel new_fusion fusion raw",
-}
-
-
-def _preload_cupy_extensions():
-    """Load the files of CUPY_EXTENSIONS that exist beside the installed CuPy, with this
-    interpreter's extension suffix (``_dlopen_unlocked``: Python's lock stays free)."""
-    try:
-        spec = importlib.util.find_spec("cupy")  # finds the package; runs nothing of it
-        if spec is None or not spec.submodule_search_locations:
-            return
-        root = os.path.dirname(list(spec.submodule_search_locations)[0])
-        suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-        for folder, names in CUPY_EXTENSIONS.items():
-            for name in names.split():
-                path = os.path.join(root, folder, name + suffix)
-                if os.path.isfile(path):
-                    _dlopen_unlocked(path)
-    except (ImportError, ValueError, OSError, AttributeError, IndexError):
         pass
 
 

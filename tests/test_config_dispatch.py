@@ -269,42 +269,6 @@ def test_wheel_libraries_preloaded_only_from_one_wheel_layout(monkeypatch, tmp_p
         assert opened == []
 
 
-def test_cupy_extension_modules_preloaded_by_name(monkeypatch, tmp_path):
-    """CuPy's extension modules that a first call imports are opened ahead from the
-    installed CuPy, with this interpreter's suffix; modules that link a CUDA library
-    (cufft here), other suffixes and missing files are left alone."""
-    import importlib.machinery
-    import importlib.util
-
-    from nx_gpusp import executor
-
-    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    made = {"cupy/_core/core": suffix, "cupy/cuda/memory": suffix, "cupy/cuda/cufft": suffix,
-            "cupy_backends/cuda/api/runtime": suffix, "cupy/_core/raw": ".abi3.so"}
-    for name, ext in made.items():
-        path = tmp_path / (name + ext)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(b"")
-    spec = importlib.machinery.ModuleSpec("cupy", None, is_package=True)
-    spec.submodule_search_locations = [str(tmp_path / "cupy")]
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name: spec)
-    opened = []
-
-    class Libc:
-        def dlopen(path, mode):
-            opened.append(os.fsdecode(path))
-            return 1
-
-    monkeypatch.setattr(executor.ctypes, "CDLL", lambda name: Libc)
-    executor._preload_cupy_extensions()
-    assert opened == [str(tmp_path / (name + suffix)) for name in
-                      ("cupy_backends/cuda/api/runtime", "cupy/cuda/memory", "cupy/_core/core")]
-    opened.clear()
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)  # no CuPy
-    executor._preload_cupy_extensions()
-    assert opened == []
-
-
 class _FakeCompiler:
     """What save/restore_compiler_versions read of cupy.cuda.compiler."""
 
