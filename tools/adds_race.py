@@ -3,7 +3,8 @@ worklists), the fastest published GPU SSSP code we know, on the same GPU in one 
 
 ADDS is not part of this repository. Put a snapshot of its public repository
 (UCLA-VAST/adds: this tool reads its ``ads_int/``) in a folder that git ignores, e.g.
-``.adds/`` listed in ``.git/info/exclude``, carry it with the device call, and run
+``.adds/`` listed in ``.git/info/exclude``, copy it to the GPU machine with the
+working tree, and run
 
     python3 tools/adds_race.py --adds .adds [--workload W]... [--json FILE]
 

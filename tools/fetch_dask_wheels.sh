@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Download, here (with network), the wheels that the Dask path needs on the 2-GPU
 # machine, which has no network and whose Python 3.12 image lacks Dask. They land in
-# .whl-dask/ (git-ignored) and travel with a device call that names ".whl-dask" in
-# carry; install them there offline, beside the image's packages:
+# .whl-dask/ (git-ignored), to be copied there with the working tree; install them there
+# offline, beside the image's packages:
 #   python3 -m pip install -q --no-index --no-deps --target /tmp/site-dask .whl-dask/*.whl
 #   export PYTHONPATH=/tmp/site-dask
 # The image already has what else these need: click, cloudpickle, fsspec, packaging,

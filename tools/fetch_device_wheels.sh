@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Download, here (with network), the wheels that asv needs on the GPU machine, which
 # has Python 3.12 with numpy/scipy/networkx/cupy, pyyaml, tabulate, packaging, build
-# and zipp, but no asv and no network. They land in .whl/ (git-ignored) and travel
-# with a device call that names ".whl" in carry; tools/asv_gpu.sh installs them
-# offline into /tmp/site. About 1 MB in all.
+# and zipp, but no asv and no network. They land in .whl/ (git-ignored), to be copied
+# to that machine with the working tree; tools/asv_gpu.sh installs them offline into
+# /tmp/site. About 1 MB in all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .whl

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU test run for the device machine, from the repo root (after . tools/device_snapshot.sh):
+# GPU test run on a GPU machine, from the repo root (after . tools/device_snapshot.sh):
 #   bash tools/gpu_check.sh [per-file timeout seconds] [extra pytest args...]
 # Runs the tests marked gpu (CUDA parametrisations and kernel-vs-twin tests) file by
 # file, each under a timeout with a faulthandler traceback dump for hangs; the CPU
