@@ -36,6 +36,7 @@ import numpy as np
 from ...graph import distance_inf
 from ...methods import method
 from ...ops.base import gather_arcs
+from ...ops.floyd_warshall import fw_step
 from . import SSSPResult, init_sources
 
 __all__ = ["phast_sssp", "Hierarchy", "contraction_hierarchy"]
@@ -220,10 +221,7 @@ def _core_distances(core, a, b, w, n):
         np.fill_diagonal(matrix, 0)
         np.minimum.at(matrix, (ia, ib), w)
         for m in range(k):
-            col, row = matrix[:, m:m + 1], matrix[m:m + 1, :]
-            with np.errstate(over="ignore"):
-                both = (col != inf) & (row != inf)
-                np.minimum(matrix, np.where(both, col + row, inf), out=matrix)
+            fw_step(matrix, None, None, m)
         return matrix
     from scipy.sparse import csr_array
     from scipy.sparse.csgraph import dijkstra
