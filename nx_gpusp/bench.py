@@ -59,8 +59,8 @@ from .solvers.sssp.phast import CORE_SIZE
 
 __all__ = ["WORKLOADS", "GROUPS", "Case", "PEERS", "kernel_runner", "all_pairs_runner",
            "peer_runner", "peer_skip_reason", "e2e_runner", "user_graph", "call_runner",
-           "call_skip_reason", "calls_of", "first_call_seconds", "race_runner",
-           "race_sources", "race_times", "reached_arcs", "pick_sources", "median_time",
+           "call_skip_reason", "calls_of", "first_call_seconds", "write_first_call_graph",
+           "race_runner", "race_sources", "race_times", "reached_arcs", "pick_sources", "median_time",
            "warm_device", "run_case", "run_calls", "run_race", "main"]
 
 PEERS = ("networkx", "scipy")
@@ -601,21 +601,28 @@ print(time.perf_counter() - t0)
 """
 
 
-def first_call_seconds(workload, device, source, repeat=3, timeout=600):
+def write_first_call_graph(graph, source, path):
+    """Pickle (NetworkX graph of ``graph``, the label of vertex ``source``, the weight
+    attribute) to ``path``: what a first-call child loads before its timer."""
+    with open(path, "wb") as f:
+        pickle.dump((to_networkx(graph), graph.labels([source])[0],
+                     graph.weight_attr or "weight"), f, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def first_call_seconds(workload, device, source, repeat=3, timeout=600, graph=None):
     """Seconds of the first gpusp call in each of ``repeat`` fresh interpreters that
     have imported NetworkX and loaded the workload's NetworkX graph (from a pickle
     written here; not timed). Timed: the backend's import, the CUDA context,
-    conversion, upload, kernel loading, solve and result. Run one call in this process
-    first so that the kernels are in CuPy's on-disk cache, as on a user's second run."""
-    case = next(c for c in WORKLOADS[workload] if c.problem == "sssp")
-    graph = case.build()
+    conversion, upload, kernel loading, solve and result. ``graph``: the workload's
+    CSRGraph if already built. Run one call in this process first so that the kernels
+    are in CuPy's on-disk cache, as on a user's second run."""
+    if graph is None:
+        graph = next(c for c in WORKLOADS[workload] if c.problem == "sssp").build()
     env = {**os.environ, "NX_GPUSP_DEVICE": device}
     times = []
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "graph.pickle")
-        with open(path, "wb") as f:
-            pickle.dump((to_networkx(graph), graph.labels([source])[0],
-                         graph.weight_attr or "weight"), f, protocol=pickle.HIGHEST_PROTOCOL)
+        write_first_call_graph(graph, source, path)
         for _ in range(repeat):
             out = subprocess.run([sys.executable, "-c", FIRST_CALL_CHILD.format(path=path)],
                                  env=env, capture_output=True, text=True, timeout=timeout)
@@ -651,7 +658,8 @@ def run_calls(workload, case, *, device, repeat=3, skip_networkx=False, log=prin
                 continue
             progress(f"{case.label}: {call}: {impl}")
             if call == "first-call":
-                med, times = first_call_seconds(workload, ex.name, source, repeat)
+                med, times = first_call_seconds(workload, ex.name, source, repeat,
+                                                graph=graph)
             else:
                 run = call_runner(call, impl, graph, G, source, targets)
                 med, times, _ = median_time(lambda _s: run(), [None] * (repeat + 1),

@@ -23,7 +23,6 @@ Usage: python tools/first_call_probe.py [--workload NY-synthetic] [--repeat 3]
 
 import argparse
 import os
-import pickle
 import statistics
 import subprocess
 import sys
@@ -69,14 +68,10 @@ def graph_file(workload, folder=None):
     """A pickle of (NetworkX graph, source label, weight attribute) of ``workload``
     (source: vertex 0), in ``folder`` (default: a new temporary folder)."""
     from nx_gpusp import bench
-    from nx_gpusp.convert import to_networkx
 
     case = next(c for c in bench.WORKLOADS[workload] if c.problem == "sssp")
-    graph = case.build()
     path = os.path.join(folder or tempfile.mkdtemp(), f"{workload}.pickle")
-    with open(path, "wb") as f:
-        pickle.dump((to_networkx(graph), graph.labels([0])[0], graph.weight_attr or "weight"),
-                    f, protocol=pickle.HIGHEST_PROTOCOL)
+    bench.write_first_call_graph(case.build(), 0, path)
     return path
 
 
