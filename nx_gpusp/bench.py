@@ -60,8 +60,8 @@ from .solvers.sssp.phast import CORE_SIZE
 __all__ = ["WORKLOADS", "GROUPS", "Case", "PEERS", "kernel_runner", "all_pairs_runner",
            "peer_runner", "peer_skip_reason", "e2e_runner", "user_graph", "call_runner",
            "call_skip_reason", "calls_of", "first_call_seconds", "write_first_call_graph",
-           "race_runner", "race_sources", "race_times", "reached_arcs", "pick_sources", "median_time",
-           "warm_device", "run_case", "run_calls", "run_race", "main"]
+           "race_runner", "race_sources", "race_times", "reached_arcs", "pick_sources",
+           "median_time", "warm_device", "run_case", "run_calls", "run_race", "main"]
 
 PEERS = ("networkx", "scipy")
 NX_MAX_ARCS = 3_000_000  # NetworkX rows are skipped above this many arcs
