@@ -7,7 +7,9 @@ Dask task on one worker:
 
 - the graph goes to every worker once (``client.scatter(..., broadcast=True)``: host
   arrays only, no labels, see ``CSRGraph.__getstate__``), and every task names that
-  one future; the scattered copy is kept for later calls on the same graph and client;
+  one future; the scattered copy is kept for later calls on the same graph and client
+  (Dask's active memory manager may drop spare copies between calls: a worker then
+  gets the graph from a peer, not from the client);
 - a task runs the same solver as one process would, on its worker's device: the
   client's ``device`` is passed into the task ('cpu' stays the NumPy twin, 'cuda' and
   'cuda:N' become the worker's own GPU, which dask-cuda makes the first one its
@@ -90,8 +92,8 @@ def _worker_copy(graph):
 
 
 def scattered_graph(client, graph):
-    """A Future of ``graph`` held by every worker: scattered once (broadcast), kept for
-    later calls on the same graph and client while Dask still holds it."""
+    """A Future of ``graph``, broadcast to every worker once and kept for later calls on
+    the same graph and client while Dask still holds it (on one worker at least)."""
     entry = _SCATTERED.get(graph)
     if entry is not None and entry[0] == client.id and entry[1].status == "finished":
         return entry[1]

@@ -259,7 +259,9 @@ def test_graph_scattered_once_and_tasks_on_both_workers(client):
               if str(k).startswith("nx_gpusp-graph") and k not in before}
     assert len(graphs) == 1, graphs
     (holders,) = graphs.values()
-    assert len(holders) == 2, "the graph is not on both workers"
+    # broadcast to both; Dask's active memory manager (on by default) may since have
+    # dropped the spare copy, which a worker then gets from its peer, not the client
+    assert 1 <= len(holders) <= 2, holders
     tasks = tasks_of(ts)
     assert {prefix for prefix, _ in tasks} == {"nx_gpusp-rows"}
     assert len({worker for _, worker in tasks}) == 2, "one worker did all the work"
