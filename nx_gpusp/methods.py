@@ -10,8 +10,8 @@ handle and the tuning options it accepts. A solver function registers itself wit
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-__all__ = ["Method", "method", "register", "choose", "get_method", "methods_for", "METHODS",
-           "PROBLEMS", "AUTO"]
+__all__ = ["Method", "method", "register", "choose", "require_integer_weights", "get_method",
+           "methods_for", "METHODS", "PROBLEMS", "AUTO"]
 
 PROBLEMS = ("sssp", "floyd-warshall", "all-pairs", "bfs")
 
@@ -34,7 +34,8 @@ class Method:
     tree_from_distances: bool = False
     # hop counts only: refuses (ValueError) a graph with an arc weight other than 1
     unit_weights_only: bool = False
-    # integer weights only: ``choose`` refuses (ValueError) float weights
+    # integer weights only: ``choose`` and the solver refuse (ValueError) float weights
+    # (require_integer_weights)
     integer_weights_only: bool = False
 
     def check_options(self, options):
@@ -103,6 +104,17 @@ AUTO = {
 }
 
 
+def require_integer_weights(graph, name):
+    """ValueError where ``graph``'s weights are floats: method ``name`` (an
+    ``integer_weights_only`` one) precomputes sums that float addition would round
+    differently from NetworkX's left-to-right sums. Called by :func:`choose` and by
+    such a method's solver itself, whoever calls it."""
+    if graph.distance_dtype().kind != "i":
+        raise ValueError(
+            f"gpusp method {name!r} needs integer weights (its precomputed sums would "
+            "round float weights differently from NetworkX); use method='near-far'")
+
+
 def choose(problem, requested, graph, *, negative_ok):
     """The Method to run. ``negative_ok``: the calling function accepts negative weights."""
     name = requested or "auto"
@@ -112,10 +124,8 @@ def choose(problem, requested, graph, *, negative_ok):
     if chosen is None:
         known = ", ".join(["auto"] + sorted(m.name for m in methods_for(problem)))
         raise ValueError(f"gpusp: unknown {problem} method {name!r}; choose one of: {known}")
-    if chosen.integer_weights_only and graph.distance_dtype().kind != "i":
-        raise ValueError(
-            f"gpusp method {chosen.name!r} needs integer weights (its precomputed sums "
-            "would round float weights differently from NetworkX); use method='near-far'")
+    if chosen.integer_weights_only:
+        require_integer_weights(graph, chosen.name)
     if graph.has_negative_weights and negative_ok and not chosen.negative_weights:
         raise ValueError(
             f"gpusp method {chosen.name!r} does not accept negative weights; use a "

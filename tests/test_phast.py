@@ -97,6 +97,22 @@ def test_refusals(device):
                                                   core_size=bad)
 
 
+def test_solver_refuses_float_weights_whoever_calls_it(device):
+    """Not only NetworkX's calls (``choose``): the solver and the benchmarks' runner
+    refuse float weights too, before any preprocessing (they were truncated)."""
+    from nx_gpusp import bench, datasets
+    from nx_gpusp.executor import get_executor
+    from nx_gpusp.solvers.sssp.phast import phast_sssp
+
+    graph = datasets.random_geometric_road(300)  # float Euclidean weights
+    ex = get_executor(device)
+    with pytest.raises(ValueError, match="needs integer weights"):
+        phast_sssp(ex, graph, np.array([0]))
+    with pytest.raises(ValueError, match="needs integer weights"):
+        bench.race_runner("phast", graph, ex)(0)
+    assert "_phast_hierarchies" not in graph.__dict__
+
+
 def test_hierarchy_levels_are_independent_and_arcs_go_between_levels():
     """Each level holds no arc between two of its vertices; every arc of the hierarchy
     joins a vertex to a higher level (upward in-arcs from below, downward from above),

@@ -34,7 +34,7 @@ NetworkX's left-to-right sums. Paths come from the tight-arc tree of the distanc
 import numpy as np
 
 from ...graph import distance_inf
-from ...methods import method
+from ...methods import method, require_integer_weights
 from ...ops.base import gather_arcs
 from ...ops.floyd_warshall import fw_step
 from . import SSSPResult, init_sources
@@ -264,6 +264,7 @@ def _check_core_size(core_size):
                                           "all-pairs distances kept as a matrix (0: "
                                           "contract every vertex)")})
 def phast_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, core_size=CORE_SIZE):
+    require_integer_weights(graph, "phast")  # before any preprocessing
     core_size = _check_core_size(core_size)
     h = _hierarchy(graph, core_size)
     ops = ex.ops("phast")
