@@ -306,6 +306,25 @@ def test_hostile_weights_near_the_float_maximum(device):
         nx.dijkstra_path(H, 0, 2, **GP)
 
 
+def test_fuzz_find_negative_cycle_declines_float_sums_that_reach_minus_inf(device):
+    """The long fuzz run: a self-loop of -1e308 on a 3-node graph. The rounds lowered the
+    node to -inf, stopped lowering, and reported no cycle (NetworkXError); NetworkX's
+    search returns [0, 0]. find_negative_cycle now declines where float sums could
+    reach -inf, as every Bellman-Ford function does; a graph whose simple paths stay
+    finite is still answered."""
+    G = nx.Graph()
+    G.add_nodes_from([0, 1, 2])
+    G.add_edge(0, 0, weight=-1e308)
+    assert nx.find_negative_cycle(G, 0) == [0, 0]
+    for call in (lambda: nx.find_negative_cycle(G, 0, **GP),
+                 lambda: nx.single_source_bellman_ford_path_length(G, 0, **GP)):
+        with pytest.raises(NotImplementedError) as info:
+            call()
+        assert "overflow" in str(info.value.__cause__ or info.value)
+    H = nx.DiGraph([(0, 1, {"weight": -1.7e308}), (1, 0, {"weight": -1.7e308})])
+    assert nx.find_negative_cycle(H, 0, **GP) == nx.find_negative_cycle(H, 0) == [0, 1, 0]
+
+
 def test_hostile_fw_dpx_lane_says_which_lane_fits_and_why(device):
     G = nx.DiGraph([(0, 1, {"weight": 1.5}), (1, 2, {"weight": 3.0})])
     with pytest.raises(ValueError, match=r"lane 's32' cannot hold .* integer lanes hold "
