@@ -1,5 +1,6 @@
 """Bad input: NetworkX's exception types, clear messages, no crash, hang or leak."""
 
+import inspect
 import math
 
 import networkx as nx
@@ -37,6 +38,33 @@ def test_missing_source(device, func):
 def test_missing_source_with_target(device, func):
     with pytest.raises(nx.NodeNotFound):
         func(_graph(), 99, 1, backend="gpusp")
+
+
+def _outcome(call):
+    try:
+        value = call()
+        return ("ok", list(value) if hasattr(value, "__next__") else value)
+    except Exception as exc:  # noqa: BLE001  (the exception type is what is compared)
+        return ("raised", type(exc))
+
+
+@pytest.mark.parametrize("name", sorted(
+    n for n in nx.utils.backends.backend_info["gpusp"]["functions"]
+    if {"source", "target", "sources"} & set(inspect.signature(getattr(nx, n)).parameters)))
+def test_unhashable_sources_and_targets(device, name):
+    """Where NetworkX keys a dict by the label (``dist[target]``, ``{source: ...}``) an
+    unhashable one is a TypeError; where it asks ``label in G`` first, NodeNotFound.
+    Every function taking a source, target or sources, with each kind of bad label."""
+    func, G = getattr(nx, name), nx.path_graph(4, create_using=nx.DiGraph)
+    params = inspect.signature(func).parameters
+    required = {p: v for p, v in (("source", 0), ("target", 3), ("sources", [0]))
+                if p in params and params[p].default is inspect.Parameter.empty}
+    for param in {"source", "target", "sources"} & set(params):
+        for bad in ([1], {1: 2}, set(), [0, [1]]):
+            kwargs = {**required, param: bad}
+            expected = _outcome(lambda: func(G, **kwargs))
+            assert _outcome(lambda: func(G, **kwargs, backend="gpusp")) == expected, \
+                (param, bad, expected)
 
 
 def test_missing_or_unreachable_target(device):

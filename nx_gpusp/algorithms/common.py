@@ -12,7 +12,7 @@ from ..solvers import answers
 from ..solvers.sssp import cutoff_value, is_real
 
 __all__ = ["configured_executor", "as_csr", "check_weights", "check_reachable_self_loops",
-           "node_index", "run_sssp", "weight_can_run", "sssp_should_run",
+           "node_index", "label_index", "run_sssp", "weight_can_run", "sssp_should_run",
            "attribute_weight_can_run", "reversed_graph", "all_pairs_should_run",
            "arc_count", "family_of", "check_reweighted_ints"]
 
@@ -46,6 +46,14 @@ def node_index(graph, node, message):
     if idx is None:
         raise nx.NodeNotFound(message)
     return idx
+
+
+def label_index(graph, label):
+    """Index of ``label``, or None when it is not a node, found as NetworkX's result
+    dicts find it (``dist[target]``, ``target in pred``, ``{source: ...}``): an
+    unhashable label raises TypeError there, where ``label in G`` says False."""
+    hash(label)
+    return graph.index_of(label)
 
 
 def family_of(method):

@@ -19,8 +19,8 @@ from ..results import AllShortestPathsMap, TightArcs, sources_first
 from ..solvers.apsp.progress import Progress
 from . import unweighted
 from .all_pairs import all_pairs_rows
-from .common import (all_pairs_should_run, as_csr, check_weights, family_of, node_index,
-                     reversed_graph, run_sssp, sssp_should_run, weight_can_run)
+from .common import (all_pairs_should_run, as_csr, check_weights, family_of, label_index,
+                     node_index, reversed_graph, run_sssp, sssp_should_run, weight_can_run)
 from .measures import MEASURE, measure_can_run, measure_should_run, statistics
 from .weighted import SSSP_DOC, TIGHT_DOC, tight_arcs
 
@@ -274,9 +274,10 @@ def _networkx_errors(compute):
 
 
 def _paths_to(arcs, target):
-    if not arcs.reached(arcs.graph.index_of(target)):
+    t = label_index(arcs.graph, target)
+    if not arcs.reached(t):
         raise nx.NetworkXNoPath(f"Target {target} cannot be reached from given sources")
-    yield from arcs.paths_to(arcs.graph.index_of(target))
+    yield from arcs.paths_to(t)
 
 
 @networkx_algorithm(**_all_paths)

@@ -31,8 +31,8 @@ from ..solvers import answers
 from ..solvers.apsp.progress import Progress
 from ..solvers.sssp.bfs import level_predecessors
 from .all_pairs import all_pairs_rows
-from .common import (all_pairs_should_run, as_csr, configured_executor, node_index,
-                     sssp_should_run, weight_can_run)
+from .common import (all_pairs_should_run, as_csr, configured_executor, label_index,
+                     node_index, sssp_should_run, weight_can_run)
 
 __all__ = ["run_bfs", "bfs_depth", "generic_bfs_method", "shortest_path_unweighted",
            "shortest_path_length_unweighted"]
@@ -185,7 +185,7 @@ def predecessor(G, source, target=None, cutoff=None, return_seen=None, *, method
     host = run_bfs(graph, [s], method=method, options=options,
                    depth=_predecessor_depth(cutoff), want_pred=False)
     if target is not None:
-        t = graph.index_of(target)
+        t = label_index(graph, target)
         if not host.reached(t):
             return ([], -1) if return_seen else []
         _, _, tails = level_predecessors(graph, host.dist, t)

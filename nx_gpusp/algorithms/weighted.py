@@ -15,7 +15,7 @@ from ..solvers.apsp.johnson import reweighted
 from ..solvers.sssp.negative_cycle import negative_cycle
 from .all_pairs import all_pairs_rows, batched_rows
 from .common import (all_pairs_should_run, as_csr, check_weights, configured_executor,
-                     node_index, run_sssp, sssp_should_run, weight_can_run)
+                     label_index, node_index, run_sssp, sssp_should_run, weight_can_run)
 
 __all__ = ["tight_arcs", "predecessors_and_distances"]
 
@@ -45,7 +45,7 @@ def _lengths_and_paths(graph, host, target, no_path_message):
     """(lengths, paths) of every reached node, or (length, path) of ``target``."""
     if target is None:
         return host.lengths(), host.paths()
-    t = graph.index_of(target)
+    t = label_index(graph, target)
     if not host.reached(t):
         raise nx.NetworkXNoPath(no_path_message)
     return host.length(t), host.path(t)
@@ -117,7 +117,7 @@ def dijkstra_path_length(G, source, target, weight="weight", *, method=None, **o
         return 0
     host = run_sssp(graph, [s], family="dijkstra", method=method, options=options,
                     want_pred=False)
-    t = graph.index_of(target)
+    t = label_index(graph, target)
     if not host.reached(t):
         raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
     return host.length(t)
@@ -130,7 +130,11 @@ def _bellman_ford_from(graph, i, *, method, options, want_pred):
 
 
 def _bf_source(graph, source):
-    return node_index(graph, source, f"Source {source} not in G")
+    """NetworkX's Bellman-Ford functions key dicts by the source before they look for
+    it in G: an unhashable source is a TypeError, a missing one NodeNotFound."""
+    if label_index(graph, source) is None:
+        raise nx.NodeNotFound(f"Source {source} not in G")
+    return graph.index_of(source)
 
 
 @networkx_algorithm(**_bellman_ford)
@@ -173,7 +177,7 @@ def bellman_ford_path_length(G, source, target, weight="weight", *, method=None,
         return 0
     host = _bellman_ford_from(graph, _bf_source(graph, source), method=method,
                               options=options, want_pred=False)
-    t = graph.index_of(target)
+    t = label_index(graph, target)
     if not host.reached(t):
         raise nx.NetworkXNoPath(f"node {target} not reachable from {source}")
     return host.length(t)
@@ -304,7 +308,7 @@ def find_negative_cycle(G, source, weight="weight"):
     noticed the cycle); where several negative cycles are reachable, it may be another
     of them than NetworkX's."""
     graph = as_csr(G, weight)
-    s = node_index(graph, source, f"Source {source} not in G")
+    s = _bf_source(graph, source)
     # declined as every Bellman-Ford function declines: past int64, or float sums that
     # could reach -inf, where the rounds stop lowering and leave a cycle unreported
     check_weights(graph, "bellman-ford")
