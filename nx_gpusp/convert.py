@@ -22,7 +22,8 @@ import numpy as np
 from .graph import CSRGraph
 
 __all__ = ["from_networkx", "to_networkx", "validate_weights", "EdgeDataGraph",
-           "WeightFunctionGraph", "from_weight_function", "refuse_hidden_edges"]
+           "HiddenEdgesGraph", "WeightFunctionGraph", "NoneWeight", "from_weight_function",
+           "refuse_hidden_edges"]
 
 
 def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
@@ -31,7 +32,9 @@ def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
     Heads and edge data are streamed from the rows (``itertools.chain``) into NumPy and
     a list; weights are read with ``operator.itemgetter`` (a C call per arc), and only
     when some arc lacks the attribute with ``dict.get`` and the default. (Measured on
-    the H100's host for NY: 130 ms; collecting the rows into lists first: 160-190.)"""
+    the H100's host for NY: 130 ms; collecting the rows into lists first: 160-190.) An
+    arc whose attribute is None is left out, as NetworkX's Dijkstra functions skip it:
+    a :class:`HiddenEdgesGraph` then says which."""
     adj = G._adj
     nodes = list(adj)
     n = len(nodes)
@@ -41,7 +44,7 @@ def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
     np.cumsum(degrees, out=indptr[1:])
     m = int(indptr[-1])
     indices = _head_indices(nodes, itertools.chain.from_iterable(adj.values()), m, identity)
-    float_arcs = defaulted_arcs = None
+    float_arcs = defaulted_arcs = hidden = None
     if weight is None:
         weights = np.ones(m, dtype=np.int64)
     else:
@@ -49,13 +52,30 @@ def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
         if missing and values.count(_MISSING):  # C-speed identity count
             defaulted_arcs = np.fromiter((v is _MISSING for v in values), dtype=bool, count=m)
             values = [default if v is _MISSING else v for v in values]
-        weights, float_arcs = validate_weights(values, indptr, indices, nodes)
-    return CSRGraph(indptr, indices, weights, nodes=None if identity else nodes,
-                    directed=G.is_directed(), multigraph=G.is_multigraph(),
-                    weighted=weight is not None, weight_attr=weight,
-                    graph_attrs=G.graph if graph_attrs else None,
-                    number_of_edges=G.number_of_edges() if G.is_multigraph() else None,
-                    float_arcs=float_arcs, defaulted_arcs=defaulted_arcs)
+        try:
+            weights, float_arcs = validate_weights(values, indptr, indices, nodes)
+        except NoneWeight:  # met on the slow path only: nothing to pay where all are numbers
+            hidden = np.fromiter((v is None for v in values), dtype=bool, count=m)
+            tails = np.repeat(np.arange(n, dtype=np.int64), degrees)
+            first = int(hidden.argmax())
+            hidden_edge = (nodes[int(tails[first])], nodes[int(indices[first])])
+            np.cumsum(np.bincount(tails[~hidden], minlength=n), out=indptr[1:])
+            indices = indices[~hidden]
+            values = [v for v in values if v is not None]
+            if defaulted_arcs is not None:
+                defaulted_arcs = defaulted_arcs[~hidden]
+            weights, float_arcs = validate_weights(values, indptr, indices, nodes)
+    kind = CSRGraph if hidden is None else HiddenEdgesGraph
+    graph = kind(indptr, indices, weights, nodes=None if identity else nodes,
+                 directed=G.is_directed(), multigraph=G.is_multigraph(),
+                 weighted=weight is not None, weight_attr=weight,
+                 graph_attrs=G.graph if graph_attrs else None,
+                 number_of_edges=(G.number_of_edges() if G.is_multigraph() or hidden is not None
+                                  else None),
+                 float_arcs=float_arcs, defaulted_arcs=defaulted_arcs)
+    if hidden is not None:  # NetworkX's Dijkstra functions skip an edge weighing None
+        graph.hidden_edge, graph.hidden_arcs = hidden_edge, int(hidden.sum())
+    return graph
 
 
 # a missing weight attribute while reading (then the default; Floyd-Warshall's is 1.0)
@@ -181,6 +201,11 @@ def _exact_weights(values, types, indptr, indices, nodes):
     return _finite(arr, indptr, indices, nodes), float_arcs
 
 
+class NoneWeight(TypeError):
+    """An arc weighing None (a hidden edge): NetworkX's Dijkstra functions skip it, its
+    other functions raise TypeError where they meet it."""
+
+
 def _refuse(values, t, indptr, indices, nodes):
     """Raise the error for the first weight of type ``t``."""
     pos = next(i for i, val in enumerate(values) if type(val) is t)
@@ -194,7 +219,8 @@ def _refuse(values, t, indptr, indices, nodes):
         raise NotImplementedError(
             f"gpusp: edge {edge} weight {val!r} is a {t.__name__}; exact arithmetic on it "
             "is not supported")
-    raise TypeError(f"edge {edge} has non-numeric weight {val!r} ({t.__name__})")
+    error = NoneWeight if val is None else TypeError
+    raise error(f"edge {edge} has non-numeric weight {val!r} ({t.__name__})")
 
 
 def to_networkx(graph: CSRGraph):
@@ -295,15 +321,17 @@ class EdgeDataGraph:
         return f"<EdgeDataGraph {kind}, {len(self._adj)} nodes>"
 
 
-class WeightFunctionGraph(CSRGraph):
-    """A CSRGraph of one weight function's values, built for one call.
+class HiddenEdgesGraph(CSRGraph):
+    """A CSRGraph without G's hidden edges, those weighing None (an attribute valued None,
+    or a weight function's None), which NetworkX's Dijkstra functions skip.
 
-    ``hidden_edge``: the first arc, as labels, for which the function returned None (an
-    edge NetworkX's Dijkstra functions skip), else None; ``hidden_arcs``: how many.
-    Whether G is connected is then ambiguous (NetworkX decides it on every edge in some
-    functions, e.g. average_shortest_path_length and wiener_index, and on the visible
-    ones in others), so ``connected`` refuses with NotImplementedError and NetworkX runs
-    those calls.
+    ``hidden_edge``: the first hidden arc, as labels, else None; ``hidden_arcs``: how
+    many. Whether G is connected is then ambiguous (NetworkX decides it on every edge in
+    some functions, e.g. average_shortest_path_length and wiener_index, and on the
+    visible ones in others), so ``connected`` refuses with NotImplementedError and
+    NetworkX runs those calls; so do the functions that meet every edge as a number
+    (Bellman-Ford, Floyd-Warshall: :func:`refuse_hidden_edges`), and the unweighted ones
+    (their arcs are G's, hidden or not: see ``BackendInterface.convert_from_nx``).
     """
 
     hidden_edge = None
@@ -313,10 +341,29 @@ class WeightFunctionGraph(CSRGraph):
     def connected(self):
         if self.hidden_arcs:
             raise NotImplementedError(
-                f"gpusp: the weight function hides edge {self.hidden_edge} (returns None); "
-                "NetworkX decides connectivity on all of G's edges in some functions and "
-                "on the visible ones in others, so the call is left to NetworkX")
+                f"gpusp: edge {self.hidden_edge} weighs None (a hidden edge); NetworkX "
+                "decides connectivity on all of G's edges in some functions and on the "
+                "visible ones in others, so the call is left to NetworkX")
         return CSRGraph.connected.func(self)
+
+    @functools.cached_property
+    def reverse(self):
+        """The transpose graph, which hides the same edges (reversed)."""
+        g = CSRGraph.reverse.func(self)
+        if g is not self and self.hidden_edge is not None:
+            g.__class__ = HiddenEdgesGraph
+            g.hidden_edge, g.hidden_arcs = self.hidden_edge[::-1], self.hidden_arcs
+        return g
+
+    @property
+    def unit_weights(self):
+        raise NotImplementedError(
+            f"gpusp: this graph leaves out edge {self.hidden_edge} (it weighs None); an "
+            "unweighted search needs every edge of G")
+
+
+class WeightFunctionGraph(HiddenEdgesGraph):
+    """A CSRGraph of one weight function's values, built for one call."""
 
 
 def from_weight_function(G, weight):
@@ -379,12 +426,13 @@ def _require_symmetric(indptr, indices, weights, nodes):
 
 
 def refuse_hidden_edges(graph):
-    """NotImplementedError when a weight function hid an edge of ``graph``: NetworkX's
-    Bellman-Ford functions need a number for every edge (they raise TypeError where
-    their search meets None), so NetworkX runs the call."""
+    """NotImplementedError when an edge of ``graph`` weighs None (a weight function's
+    value or the attribute's): NetworkX's Bellman-Ford and Floyd-Warshall functions need
+    a number for every edge (they raise TypeError where they meet None, or give NaN),
+    so NetworkX runs the call."""
     edge = getattr(graph, "hidden_edge", None)
     if edge is not None:
         raise NotImplementedError(
-            f"gpusp: the weight function returned None for edge {edge}; NetworkX's "
-            "Bellman-Ford functions need a number for every edge (they raise TypeError "
-            "where the search meets one), so the call is left to NetworkX")
+            f"gpusp: edge {edge} weighs None; NetworkX's Bellman-Ford and Floyd-Warshall "
+            "functions need a number for every edge (they raise TypeError where they "
+            "meet one, or give NaN), so the call is left to NetworkX")

@@ -38,7 +38,12 @@ class BackendInterface:
                 default = 1
         elif preserve_edge_attrs:  # a weight function: evaluated by each call
             return EdgeDataGraph(G)
-        return from_networkx(G, weight, default, graph_attrs=preserve_graph_attrs)
+        graph = from_networkx(G, weight, default, graph_attrs=preserve_graph_attrs)
+        if getattr(graph, "hidden_arcs", 0):
+            # edges weighing None: NetworkX caches what this returns and may hand it to
+            # an unweighted call too, which needs them; the edge data serves both
+            return EdgeDataGraph(G)
+        return graph
 
     @staticmethod
     def convert_to_nx(obj, *, name=None):

@@ -1,6 +1,7 @@
 """One regression test per bug found by differential fuzzing against NetworkX (see
 tests/test_fuzz.py), named after the bug; each runs on the NumPy twin and on CUDA."""
 
+import inspect
 import math
 from collections.abc import Mapping
 from decimal import Decimal
@@ -323,6 +324,77 @@ def test_fuzz_find_negative_cycle_declines_float_sums_that_reach_minus_inf(devic
         assert "overflow" in str(info.value.__cause__ or info.value)
     H = nx.DiGraph([(0, 1, {"weight": -1.7e308}), (1, 0, {"weight": -1.7e308})])
     assert nx.find_negative_cycle(H, 0, **GP) == nx.find_negative_cycle(H, 0) == [0, 1, 0]
+
+
+def _none_weight_graphs():
+    G = nx.path_graph(5, create_using=nx.DiGraph)
+    G[1][2]["weight"] = None
+    H = nx.path_graph(6)
+    H[2][3]["weight"], H[4][5]["weight"] = None, 2.5
+    M = nx.MultiGraph([(0, 1), (1, 2), (2, 3)])
+    M[1][2][0]["weight"] = None
+    P = nx.MultiDiGraph([(0, 1), (1, 2), (1, 2), (2, 3)])
+    P[1][2][0]["weight"] = None  # beside a parallel edge: min() of None and 1 fails
+    # (TypeError in NetworkX where its search reaches it; gpusp raises or declines)
+    return [G, H, M, P]
+
+
+def _outcome(call):
+    from nx_gpusp.results import materialize
+
+    def plain(x):
+        x = materialize(list(x) if hasattr(x, "__next__") else x)
+        if isinstance(x, np.ndarray):
+            return x.tolist()
+        if isinstance(x, dict):
+            return {k: plain(v) for k, v in x.items()}
+        return type(x)(plain(v) for v in x) if isinstance(x, (list, tuple)) else x
+
+    try:
+        return ("ok", plain(call()))
+    except Exception as exc:  # noqa: BLE001  (the exception type is what is compared)
+        return ("raised", type(exc))
+
+
+DIJKSTRA_AND_UNWEIGHTED = ["single_source_dijkstra_path_length", "single_source_dijkstra",
+                           "dijkstra_path", "all_pairs_dijkstra_path_length",
+                           "multi_source_dijkstra", "bidirectional_dijkstra",
+                           "dijkstra_predecessor_and_distance", "all_shortest_paths",
+                           "closeness_centrality", "single_source_shortest_path_length",
+                           "all_pairs_shortest_path", "has_path", "predecessor"]
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_an_edge_weighing_none_is_hidden_as_networkx_dijkstra_hides_it(device, index):
+    """NetworkX's Dijkstra functions skip an edge whose weight attribute is None (its
+    weight function returns None); its Bellman-Ford and Floyd-Warshall functions raise
+    TypeError where they meet one (or give NaN). gpusp skips it too (it used to raise
+    TypeError), declines the others (NotImplementedError: NetworkX runs them), and an
+    unweighted call on the same graph still sees the edge (NetworkX hands it the
+    conversion it cached for the weighted one)."""
+    from networkx.utils.backends import backend_info
+
+    G = _none_weight_graphs()[index]
+    target = list(G)[-1]
+    for name in sorted(backend_info["gpusp"]["functions"]):
+        func = getattr(nx, name)
+        params = inspect.signature(func).parameters
+        required = {p: v for p, v in (("source", 0), ("target", target), ("sources", [0]))
+                    if p in params and params[p].default is inspect.Parameter.empty}
+        if "weight" in params:
+            variants = [{"weight": "weight"}, {"weight": None}]
+        elif "distance" in params:
+            variants = [{"distance": "weight"}, {}]
+        else:
+            variants = [{}]
+        for kw in variants:
+            expected = _outcome(lambda: func(G, **required, **kw))
+            got = _outcome(lambda: func(G, **required, **kw, **GP))
+            if name in DIJKSTRA_AND_UNWEIGHTED and index < 3:
+                assert got == expected, (name, kw)
+            else:
+                assert got == expected or got == ("raised", NotImplementedError), \
+                    (name, kw, got, expected)
 
 
 def test_hostile_fw_dpx_lane_says_which_lane_fits_and_why(device):

@@ -11,6 +11,7 @@ import networkx as nx
 import numpy as np
 
 from ..config import get_config
+from ..convert import refuse_hidden_edges
 from ..dispatch import networkx_algorithm
 from ..graph import CSRGraph
 from ..methods import choose
@@ -41,6 +42,7 @@ _policy = {"can_run": attribute_weight_can_run, "should_run": dense_should_run,
 
 def _floyd_warshall(graph, *, keep_negative_diagonal, predecessors, method, options):
     """Distances (and predecessors) on the executor's device, and the executor."""
+    refuse_hidden_edges(graph)  # an edge weighing None: NetworkX's raise TypeError or NaN
     cfg = get_config()
     m = choose("floyd-warshall", method or cfg.floyd_warshall_method, graph, negative_ok=True)
     opts = m.check_options(options or {})

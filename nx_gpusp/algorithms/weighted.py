@@ -6,6 +6,7 @@ import networkx as nx
 import numpy as np
 
 from ..config import get_config
+from ..convert import refuse_hidden_edges
 from ..dispatch import networkx_algorithm
 from ..graph import CSRGraph
 from ..methods import choose
@@ -198,6 +199,7 @@ def negative_edge_cycle(G, weight="weight", heuristic=True, *, method=None, **op
     super-source itself, whose start values decide, as in NetworkX, whether rounding
     makes a zero-length cycle negative."""
     graph = as_csr(G, weight)
+    refuse_hidden_edges(graph)  # NetworkX's search from its added node meets every edge
     if graph.m == 0 or not graph.has_negative_weights:
         return False
     if graph.distance_dtype().kind == "f":
