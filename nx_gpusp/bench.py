@@ -690,7 +690,8 @@ def preprocessing_skip_reason(method, graph, workload):
     only where its hierarchy contracts the graph (road networks) or the whole graph is
     its core; elsewhere it refuses after tens of seconds of preprocessing."""
     if method.name == "phast" and workload not in ROAD_WORKLOADS and graph.n > CORE_SIZE:
-        return "phast skipped: not a road network (its hierarchy would not contract it)"
+        return ("phast skipped: not one of the road workloads with integer weights (its "
+                "hierarchy would not contract the others, or it refuses their float weights)")
     return None
 
 

@@ -19,7 +19,7 @@ from operator import itemgetter
 import networkx as nx
 import numpy as np
 
-from .graph import CSRGraph
+from .graph import CSRGraph, row_pointers
 
 __all__ = ["from_networkx", "to_networkx", "validate_weights", "EdgeDataGraph",
            "HiddenEdgesGraph", "WeightFunctionGraph", "NoneWeight", "from_weight_function",
@@ -59,7 +59,7 @@ def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
             tails = np.repeat(np.arange(n, dtype=np.int64), degrees)
             first = int(hidden.argmax())
             hidden_edge = (nodes[int(tails[first])], nodes[int(indices[first])])
-            np.cumsum(np.bincount(tails[~hidden], minlength=n), out=indptr[1:])
+            indptr = row_pointers(tails[~hidden], n)
             indices = indices[~hidden]
             values = [v for v in values if v is not None]
             if defaulted_arcs is not None:

@@ -10,12 +10,20 @@ import functools
 
 import numpy as np
 
-__all__ = ["CSRGraph", "distance_inf", "float_distances", "source_indices"]
+__all__ = ["CSRGraph", "distance_inf", "float_distances", "source_indices", "row_pointers"]
 
 INT_LIMIT = 1 << 62  # int64 path sums stay exact below this
 FLOAT_EXACT = 1 << 53  # every integer up to this magnitude is a float64 exactly
 INT32_MAX = (1 << 31) - 1  # int32 distances' "unreached"
 LABEL_ARRAY_MIN = 256  # labels() gathers at least this many through node_array
+
+
+def row_pointers(rows, n):
+    """CSR row pointers (int64, n + 1) of arcs whose rows are ``rows`` (ints in 0..n-1):
+    row r's arcs are at ptr[r]:ptr[r + 1] once the arcs are sorted by row."""
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=n), out=ptr[1:])
+    return ptr
 
 
 def distance_inf(dtype):
@@ -94,9 +102,8 @@ class CSRGraph:
             src, dst, w = (np.concatenate([src, dst[~loop]]), np.concatenate([dst, src[~loop]]),
                            np.concatenate([w, w[~loop]]))
         src, dst, w = _merge_parallel_arcs(n, src, dst, w)
-        indptr = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(np.bincount(src, minlength=n), out=indptr[1:])
-        return cls(indptr, dst, w, nodes=nodes, directed=directed, weighted=weighted, **kw)
+        return cls(row_pointers(src, n), dst, w, nodes=nodes, directed=directed,
+                   weighted=weighted, **kw)
 
     # -- NetworkX-like surface --------------------------------------------------------
     def is_directed(self):
@@ -347,8 +354,7 @@ class CSRGraph:
             return self
         tails = np.repeat(np.arange(self.n, dtype=np.int64), np.diff(self.indptr))
         order = np.lexsort((tails, self.indices))
-        indptr = np.zeros(self.n + 1, dtype=np.int64)
-        np.cumsum(np.bincount(self.indices, minlength=self.n), out=indptr[1:])
+        indptr = row_pointers(self.indices, self.n)
         g = CSRGraph(indptr, tails[order], self.weights[order], nodes=self._nodes,
                      directed=True, multigraph=self.multigraph, weighted=self.weighted,
                      weight_attr=self.weight_attr, number_of_edges=self._number_of_edges,

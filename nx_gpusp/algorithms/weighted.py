@@ -133,9 +133,10 @@ def _bellman_ford_from(graph, i, *, method, options, want_pred):
 def _bf_source(graph, source):
     """NetworkX's Bellman-Ford functions key dicts by the source before they look for
     it in G: an unhashable source is a TypeError, a missing one NodeNotFound."""
-    if label_index(graph, source) is None:
+    s = label_index(graph, source)
+    if s is None:
         raise nx.NodeNotFound(f"Source {source} not in G")
-    return graph.index_of(source)
+    return s
 
 
 @networkx_algorithm(**_bellman_ford)

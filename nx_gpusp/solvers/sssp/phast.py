@@ -33,7 +33,7 @@ NetworkX's left-to-right sums. Paths come from the tight-arc tree of the distanc
 
 import numpy as np
 
-from ...graph import distance_inf
+from ...graph import distance_inf, row_pointers
 from ...methods import method, require_integer_weights
 from ...ops.base import gather_arcs
 from ...ops.floyd_warshall import fw_step
@@ -93,9 +93,7 @@ def _by_position(pos, tails, heads, weights, n):
     position."""
     keys = pos[heads]
     order = np.argsort(keys, kind="stable")
-    ptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(keys, minlength=n), out=ptr[1:])
-    return ptr, tails[order].astype(np.int32), weights[order].astype(np.int64)
+    return row_pointers(keys, n), tails[order].astype(np.int32), weights[order].astype(np.int64)
 
 
 def _witnessed(u, x, c, tails, heads, weights, n):
@@ -112,8 +110,7 @@ def _witnessed(u, x, c, tails, heads, weights, n):
 
     found, direct = lookup(u * n + x)
     done = found & (direct <= c)
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(tails, minlength=n), out=indptr[1:])
+    indptr = row_pointers(tails, n)
     # a hub's paths are not searched (a shortcut more)
     searched = np.flatnonzero(indptr[u + 1] - indptr[u] <= WITNESS_FANOUT)
     owner, arc = gather_arcs(indptr, u[searched])
