@@ -7,7 +7,32 @@ import networkx as nx
 import numpy as np
 
 __all__ = ["run_on_both", "assert_same_arrays", "random_graph", "graph_cases", "assert_valid_path", "assert_lengths_equal",
-           "assert_paths_valid", "path_length"]
+           "assert_paths_valid", "path_length", "plain", "outcome"]
+
+
+def plain(value):
+    """A result with its generators, lists, lazy mappings and arrays made plain
+    containers, so that gpusp's and NetworkX's compare with ``==``."""
+    from nx_gpusp.results import materialize
+
+    if hasattr(value, "__next__") or isinstance(value, list):
+        return [plain(x) for x in value]
+    if isinstance(value, tuple):
+        return tuple(plain(x) for x in value)
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    value = materialize(value)
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
+def outcome(call):
+    """("ok", plain value) or ("raised", exception type) of ``call()``."""
+    try:
+        return ("ok", plain(call()))
+    except Exception as exc:  # noqa: BLE001  (the exception type is what is compared)
+        return ("raised", type(exc))
 
 
 def random_graph(seed, *, directed=True, multigraph=False, n=None, p=None, weights="int",

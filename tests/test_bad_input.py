@@ -7,6 +7,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
+from graphs import outcome
 from nx_gpusp.algorithms.common import configured_executor
 from nx_gpusp.executor import Executor, cuda_available, get_executor
 
@@ -40,14 +41,6 @@ def test_missing_source_with_target(device, func):
         func(_graph(), 99, 1, backend="gpusp")
 
 
-def _outcome(call):
-    try:
-        value = call()
-        return ("ok", list(value) if hasattr(value, "__next__") else value)
-    except Exception as exc:  # noqa: BLE001  (the exception type is what is compared)
-        return ("raised", type(exc))
-
-
 @pytest.mark.parametrize("name", sorted(
     n for n in nx.utils.backends.backend_info["gpusp"]["functions"]
     if {"source", "target", "sources"} & set(inspect.signature(getattr(nx, n)).parameters)))
@@ -62,8 +55,8 @@ def test_unhashable_sources_and_targets(device, name):
     for param in {"source", "target", "sources"} & set(params):
         for bad in ([1], {1: 2}, set(), [0, [1]]):
             kwargs = {**required, param: bad}
-            expected = _outcome(lambda: func(G, **kwargs))
-            assert _outcome(lambda: func(G, **kwargs, backend="gpusp")) == expected, \
+            expected = outcome(lambda: func(G, **kwargs))
+            assert outcome(lambda: func(G, **kwargs, backend="gpusp")) == expected, \
                 (param, bad, expected)
 
 

@@ -17,7 +17,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from graphs import assert_valid_path, graph_cases, random_graph
+from graphs import assert_valid_path, graph_cases, plain, random_graph
 
 distributed = pytest.importorskip("distributed")
 
@@ -43,18 +43,6 @@ def client():
     finally:
         client.close()
         cluster.close()
-
-
-def plain(value):
-    """A result with its generators, lists and lazy mappings made plain containers."""
-    if hasattr(value, "__next__") or isinstance(value, list):
-        return [plain(x) for x in value]
-    if isinstance(value, tuple):
-        return tuple(plain(x) for x in value)
-    value = materialize(value)
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    return value
 
 
 def outcome(call):

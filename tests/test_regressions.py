@@ -11,7 +11,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from graphs import assert_lengths_equal, assert_paths_valid
+from graphs import assert_lengths_equal, assert_paths_valid, outcome
 from nx_gpusp.methods import methods_for
 
 SSSP = sorted(m.name for m in methods_for("sssp"))
@@ -25,17 +25,6 @@ WEIGHTED_ALL_PAIRS = sorted(m.name for m in methods_for("all-pairs")
 NEGATIVE_ALL_PAIRS = sorted(m.name for m in methods_for("all-pairs") if m.negative_weights)
 FLOYD_WARSHALL = sorted(m.name for m in methods_for("floyd-warshall"))
 GP = {"backend": "gpusp"}
-
-
-def _outcome(call):
-    """("ok", result) or ("raised", exception type)."""
-    try:
-        result = call()
-        if hasattr(result, "__next__"):
-            result = dict(result)
-        return "ok", result
-    except Exception as exc:  # noqa: BLE001  (compared with NetworkX's)
-        return "raised", type(exc)
 
 
 # -- bug 1: a negative cutoff drops the source -------------------------------------------
@@ -82,8 +71,8 @@ def test_bug2_nan_cutoff_cuts_nothing(device, method):
 def test_bug2_cutoff_that_is_no_number(device, cutoff):
     G = nx.DiGraph([(0, 1, {"weight": 1})])
     G.add_node(5)
-    nx_outcome = _outcome(lambda: nx.single_source_dijkstra_path_length(G, 0, cutoff=cutoff))
-    gp_outcome = _outcome(lambda: nx.single_source_dijkstra_path_length(G, 0, cutoff=cutoff,
+    nx_outcome = outcome(lambda: nx.single_source_dijkstra_path_length(G, 0, cutoff=cutoff))
+    gp_outcome = outcome(lambda: nx.single_source_dijkstra_path_length(G, 0, cutoff=cutoff,
                                                                         **GP))
     assert gp_outcome == nx_outcome
     # NetworkX compares with the cutoff only once it relaxes an arc
@@ -107,9 +96,9 @@ def test_bug2_exotic_cutoff_numbers(device, cutoff):
 def test_bug3_missing_target_no_path_or_not_found(device, weight, method):
     G = nx.path_graph(3)
     for func in (nx.shortest_path, nx.shortest_path_length):
-        expected = _outcome(lambda: func(G, 0, 99, weight=weight, method=method))
+        expected = outcome(lambda: func(G, 0, 99, weight=weight, method=method))
         assert expected[0] == "raised"
-        assert _outcome(lambda: func(G, 0, 99, weight=weight, method=method, **GP)) == expected
+        assert outcome(lambda: func(G, 0, 99, weight=weight, method=method, **GP)) == expected
     for func in (nx.dijkstra_path, nx.dijkstra_path_length, nx.bellman_ford_path,
                  nx.bellman_ford_path_length):
         with pytest.raises(nx.NetworkXNoPath):
@@ -339,23 +328,6 @@ def _none_weight_graphs():
     return [G, H, M, P]
 
 
-def _outcome(call):
-    from nx_gpusp.results import materialize
-
-    def plain(x):
-        x = materialize(list(x) if hasattr(x, "__next__") else x)
-        if isinstance(x, np.ndarray):
-            return x.tolist()
-        if isinstance(x, dict):
-            return {k: plain(v) for k, v in x.items()}
-        return type(x)(plain(v) for v in x) if isinstance(x, (list, tuple)) else x
-
-    try:
-        return ("ok", plain(call()))
-    except Exception as exc:  # noqa: BLE001  (the exception type is what is compared)
-        return ("raised", type(exc))
-
-
 DIJKSTRA_AND_UNWEIGHTED = ["single_source_dijkstra_path_length", "single_source_dijkstra",
                            "dijkstra_path", "all_pairs_dijkstra_path_length",
                            "multi_source_dijkstra", "bidirectional_dijkstra",
@@ -388,8 +360,8 @@ def test_an_edge_weighing_none_is_hidden_as_networkx_dijkstra_hides_it(device, i
         else:
             variants = [{}]
         for kw in variants:
-            expected = _outcome(lambda: func(G, **required, **kw))
-            got = _outcome(lambda: func(G, **required, **kw, **GP))
+            expected = outcome(lambda: func(G, **required, **kw))
+            got = outcome(lambda: func(G, **required, **kw, **GP))
             if name in DIJKSTRA_AND_UNWEIGHTED and index < 3:
                 assert got == expected, (name, kw)
             else:
