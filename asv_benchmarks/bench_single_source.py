@@ -90,7 +90,8 @@ class SSSPRace:
 
     def setup(self, workload, impl):
         if impl not in race_impls(workload):
-            raise NotImplementedError(f"{impl}: road networks only (nx_gpusp.bench.race_impls)")
+            raise NotImplementedError(f"{impl}: the road workloads with integer weights only "
+                                      "(nx_gpusp.bench.race_impls)")
         case = W.case_of(workload, "sssp")
         self.graph = W.load_graph(case)
         self.ex = W.executor()
