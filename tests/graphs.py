@@ -7,7 +7,7 @@ import networkx as nx
 import numpy as np
 
 __all__ = ["run_on_both", "assert_same_arrays", "random_graph", "graph_cases", "assert_valid_path", "assert_lengths_equal",
-           "assert_paths_valid", "path_length", "plain", "outcome"]
+           "assert_paths_valid", "path_length", "plain", "outcome", "assert_same_value"]
 
 
 def plain(value):
@@ -157,3 +157,33 @@ def run_on_both(executors, fn, *arrays):
 def assert_same_arrays(cuda_arrays, twin_arrays):
     for a, b in zip(cuda_arrays, twin_arrays):
         np.testing.assert_array_equal(a, b)
+
+
+def assert_same_value(got, expected, strict_types=True, ordered=True):
+    """``got`` equals NetworkX's ``expected``: dicts with the same keys (in the same
+    order, unless ``ordered`` is off), tuples item by item, lists exactly; numbers of
+    the same type (unless ``strict_types`` is off) and floats to 1e-12 relative (the
+    measures sum reciprocal distances, and the device sums them in another order)."""
+    if isinstance(expected, tuple):
+        assert isinstance(got, tuple) and len(got) == len(expected), (got, expected)
+        for a, b in zip(got, expected):
+            assert_same_value(a, b, strict_types, ordered)
+    elif isinstance(expected, dict):
+        assert isinstance(got, dict), got
+        if ordered:
+            assert list(got) == list(expected), "keys or their order differ"
+        else:
+            assert set(got) == set(expected), "keys differ"
+        for k in expected:
+            assert_same_value(got[k], expected[k], strict_types, ordered)
+    elif isinstance(expected, list):
+        assert got == expected
+    else:
+        if strict_types:
+            assert type(got) is type(expected), (got, expected)
+        assert not isinstance(got, np.generic), f"NumPy scalar {got!r}"
+        numbers = (int, float)
+        if isinstance(expected, numbers) and isinstance(got, numbers) and math.isfinite(expected):
+            assert math.isclose(got, expected, rel_tol=1e-12, abs_tol=1e-12), (got, expected)
+        else:  # infinities, and what is not a number (None, a label)
+            assert got == expected, (got, expected)

@@ -11,7 +11,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from graphs import graph_cases, random_graph
+from graphs import assert_same_value, graph_cases, random_graph
 from nx_gpusp.convert import from_networkx
 from nx_gpusp.executor import Executor, cuda_available
 from nx_gpusp.methods import METHODS, Method, get_method, methods_for
@@ -26,24 +26,6 @@ def outcome(func, *args, **kwargs):
         return True, func(*args, **kwargs)
     except Exception as exc:  # noqa: BLE001  (the exception is the answer compared)
         return False, exc
-
-
-def assert_same_value(got, expected, strict_types=True):
-    if isinstance(expected, dict):
-        assert isinstance(got, dict), got
-        assert list(got) == list(expected), "keys or their order differ"
-        for k in expected:
-            assert_same_value(got[k], expected[k], strict_types)
-    elif isinstance(expected, list):
-        assert got == expected
-    else:
-        if strict_types:
-            assert type(got) is type(expected), (got, expected)
-        assert not isinstance(got, np.generic), f"NumPy scalar {got!r}"
-        if isinstance(expected, float) and math.isinf(expected):
-            assert got == expected
-        else:
-            assert math.isclose(got, expected, rel_tol=1e-12, abs_tol=1e-12), (got, expected)
 
 
 def check(name, G, *args, strict_types=True, **kwargs):
