@@ -102,6 +102,11 @@ def test_negative_cycles(device):
         with pytest.raises(nx.NetworkXUnbounded):
             func(G, backend="gpusp")
     assert nx.negative_edge_cycle(G, backend="gpusp") is True
+    # a frozen graph: NetworkX adds and removes a node of its own, so it raises
+    # NetworkXError ("Frozen graph can't be modified"); gpusp only reads the graph
+    assert nx.negative_edge_cycle(nx.freeze(G.copy()), backend="gpusp") is True
+    assert nx.negative_edge_cycle(nx.freeze(nx.DiGraph([(0, 1, {"weight": -1})])),
+                                  backend="gpusp") is False
     H = nx.Graph([(0, 1, {"weight": -1})])  # undirected negative edge = negative cycle
     with pytest.raises(nx.NetworkXUnbounded):
         nx.single_source_bellman_ford_path_length(H, 0, backend="gpusp")
