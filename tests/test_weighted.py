@@ -58,6 +58,13 @@ def test_dijkstra_cutoff_and_multisource(device, name, G):
     for t, p in paths.items():
         assert p[0] in sources
         assert_valid_path(G, p, p[0], t, expected[t])
+    # sources as a one-shot iterator: read once, every one of them a source
+    # (NetworkX's own `target in sources` test exhausts a generator first, and it
+    # returns {}; README, predecessor lists and negative cycles)
+    assert_lengths_equal(nx.multi_source_dijkstra_path_length(
+        G, (v for v in sources), backend="gpusp"), expected)
+    dist, paths = nx.multi_source_dijkstra(G, iter(sources), backend="gpusp")
+    assert_lengths_equal(dist, expected)
 
 
 @pytest.mark.parametrize("name,G", CASES[::2] + NEGATIVE, ids=[c[0] for c in CASES[::2] + NEGATIVE])
