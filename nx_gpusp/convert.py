@@ -1,7 +1,7 @@
 """NetworkX graph <-> CSRGraph.
 
-``from_networkx`` reads ``G._adj`` once: node order is ``G``'s, arcs keep adjacency
-order, multigraph parallel edges collapse to their minimum weight (NetworkX's own
+``from_networkx`` reads ``G._adj`` once (a graph view's through :func:`adjacency`):
+node order is ``G``'s, arcs keep adjacency order, multigraph parallel edges collapse to their minimum weight (NetworkX's own
 multigraph weight function), a missing attribute takes ``default``. Weights are checked
 here, once, so every algorithm can trust them.
 
@@ -23,7 +23,22 @@ from .graph import CSRGraph, row_pointers
 
 __all__ = ["from_networkx", "to_networkx", "validate_weights", "EdgeDataGraph",
            "HiddenEdgesGraph", "WeightFunctionGraph", "NoneWeight", "from_weight_function",
-           "refuse_hidden_edges"]
+           "refuse_hidden_edges", "adjacency"]
+
+
+def adjacency(G, adj=None):
+    """``G._adj`` (or ``adj``, another of G's adjacency mappings), as dicts: a graph
+    view's (``G.subgraph``, ``edge_subgraph``, ``restricted_view``, an undirected view
+    of a digraph...) are filtered or joined mappings, not dicts, and a multigraph view's
+    rows count neighbours whose every edge is filtered out (their ``len`` is not what
+    they yield). A view's is copied into dicts in its own iteration order (what NetworkX
+    iterates), the edge data shared; a graph's own dicts are returned as they are."""
+    adj = G._adj if adj is None else adj
+    if isinstance(adj, dict) and all(isinstance(row, dict) for row in itertools.islice(adj.values(), 1)):
+        return adj
+    if G.is_multigraph():
+        return {u: {v: dict(keys.items()) for v, keys in nbrs.items()} for u, nbrs in adj.items()}
+    return {u: dict(nbrs.items()) for u, nbrs in adj.items()}
 
 
 def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
@@ -35,7 +50,7 @@ def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
     the H100's host for NY: 130 ms; collecting the rows into lists first: 160-190.) An
     arc whose attribute is None is left out, as NetworkX's Dijkstra functions skip it:
     a :class:`HiddenEdgesGraph` then says which."""
-    adj = G._adj
+    adj = adjacency(G)
     nodes = list(adj)
     n = len(nodes)
     identity = identity_labels(nodes)
@@ -65,6 +80,11 @@ def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
             if defaulted_arcs is not None:
                 defaulted_arcs = defaulted_arcs[~hidden]
             weights, float_arcs = validate_weights(values, indptr, indices, nodes)
+    if (adj is not G._adj or getattr(G, "_view", False)) and not G.is_directed() and \
+            weight is not None:
+        # an undirected view of a digraph: each direction reads its own arc's data
+        _require_symmetric(indptr, indices, weights, nodes, source="this undirected view "
+                           "(of a directed graph, each direction with its own arc's data)")
     kind = CSRGraph if hidden is None else HiddenEdgesGraph
     graph = kind(indptr, indices, weights, nodes=None if identity else nodes,
                  directed=G.is_directed(), multigraph=G.is_multigraph(),
@@ -257,8 +277,9 @@ class EdgeDataGraph:
     __networkx_backend__ = "gpusp"
 
     def __init__(self, G):
-        self._adj = G._adj
-        self._pred = G._pred if G.is_directed() else G._adj
+        self._adj = adjacency(G)
+        self._pred = adjacency(G, G._pred) if G.is_directed() else self._adj
+        self._view = self._adj is not G._adj or getattr(G, "_view", False)  # a copy of a view's
         self.graph = G.graph
         self._directed = G.is_directed()
         self._multigraph = G.is_multigraph()
@@ -375,7 +396,7 @@ def from_weight_function(G, weight):
     (:func:`validate_weights`). An undirected graph whose two directions of an edge get
     different values (or one hidden) raises NotImplementedError: NetworkX uses each
     direction's own value, which an undirected CSRGraph cannot hold."""
-    adj = G._adj
+    adj = adjacency(G)
     nodes = list(adj)
     n = len(nodes)
     heads, values = [], []
@@ -408,8 +429,9 @@ def from_weight_function(G, weight):
     return graph
 
 
-def _require_symmetric(indptr, indices, weights, nodes):
-    """NotImplementedError naming an edge whose two arcs differ (weight, or one absent)."""
+def _require_symmetric(indptr, indices, weights, nodes, source="the weight function"):
+    """NotImplementedError naming an edge whose two arcs differ (weight, or one absent),
+    which ``source`` gave them."""
     n = len(indptr) - 1
     tails = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
     forward = np.lexsort((indices, tails))  # arcs by (tail, head)
@@ -419,7 +441,7 @@ def _require_symmetric(indptr, indices, weights, nodes):
     if differs.any():
         u, v = _arc_label(int(forward[np.argmax(differs)]), indptr, indices, nodes)
         raise NotImplementedError(
-            f"gpusp: the weight function gives the undirected edge ({u!r}, {v!r}) a "
+            f"gpusp: {source} gives the undirected edge ({u!r}, {v!r}) a "
             "different value in each direction (or hides one of them); NetworkX uses each "
             "direction's own value, which gpusp's undirected graphs cannot hold, so the "
             "call is left to NetworkX")

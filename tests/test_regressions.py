@@ -762,3 +762,74 @@ def test_fuzz_johnson_finds_the_cycle_networkx_misses(device):
     assert nx.negative_edge_cycle(G) and nx.negative_edge_cycle(G, **GP)
     with pytest.raises(nx.NetworkXUnbounded):
         nx.johnson(G, **GP)
+
+
+def _views(seed):
+    """Graph views of each kind of graph (weights 1..5, seeded): what NetworkX iterates
+    through filtered or joined mappings, not dicts."""
+    rng = __import__("random").Random(seed)
+    views = []
+    for directed in (True, False):
+        for multi in (False, True):
+            G = nx.gnp_random_graph(14, 0.25, seed=seed, directed=directed)
+            if multi:
+                G = (nx.MultiDiGraph if directed else nx.MultiGraph)(G)
+                for u, v in list(G.edges())[:5]:  # parallel edges
+                    G.add_edge(u, v)
+            edges = list(G.edges(keys=True) if multi else G.edges)
+            for e in edges:
+                G.edges[e]["weight"] = rng.randint(1, 5)
+            views += [G.subgraph(list(G)[::2] + list(G)[1:6]), G.edge_subgraph(edges[::2]),
+                      nx.restricted_view(G, [3], edges[:3])]
+            if directed:
+                views.append(G.reverse(copy=False))
+    return views
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_graph_views_are_read_as_networkx_iterates_them(device, seed):
+    """Graph views (subgraph, edge_subgraph, restricted_view, reversed) gave TypeError
+    (their rows are no dicts) or ValueError (a multigraph view's row counts neighbours
+    whose every edge is filtered out). Every view now answers as NetworkX does."""
+    for V in _views(seed):
+        s = next(iter(V))
+        assert_lengths_equal(nx.single_source_dijkstra_path_length(V, s, **GP),
+                             nx.single_source_dijkstra_path_length(V, s))
+        assert_lengths_equal(nx.single_source_shortest_path_length(V, s, **GP),
+                             nx.single_source_shortest_path_length(V, s))
+        got = dict(nx.all_pairs_dijkstra_path_length(V, **GP))
+        expected = dict(nx.all_pairs_dijkstra_path_length(V))
+        assert list(got) == list(expected)
+        for u in expected:
+            assert_lengths_equal(got[u], expected[u])
+        dist, paths = nx.single_source_dijkstra(V, s, **GP)
+        assert_paths_valid(V, paths, nx.single_source_dijkstra_path_length(V, s), s)
+        assert nx.floyd_warshall_numpy(V, **GP).tolist() == nx.floyd_warshall_numpy(V).tolist()
+        f = (lambda u, v, d: min(x["weight"] for x in d.values())) if V.is_multigraph() \
+            else (lambda u, v, d: d["weight"])
+        assert_lengths_equal(nx.single_source_dijkstra_path_length(V, s, weight=f, **GP),
+                             nx.single_source_dijkstra_path_length(V, s, weight=f))
+
+
+def test_undirected_view_of_a_digraph_reads_each_direction_as_networkx_does(device):
+    """An undirected view of a digraph reads each direction's own arc (u -> v from u,
+    v -> u from v): where the two differ gpusp declines (NotImplementedError; automatic
+    dispatch runs NetworkX), where they agree it answers."""
+    D = nx.DiGraph([(0, 1, {"weight": 1}), (1, 0, {"weight": 5}), (1, 2, {"weight": 2})])
+    U = D.to_undirected(as_view=True)
+    for weight in ("weight", lambda u, v, d: d["weight"]):
+        with pytest.raises(NotImplementedError):
+            nx.single_source_dijkstra_path_length(U, 1, weight=weight, **GP)
+    assert dict(nx.single_source_shortest_path_length(U, 2, **GP)) == {2: 0, 1: 1, 0: 2}
+    D[1][0]["weight"] = 1
+    U = D.to_undirected(as_view=True)
+    assert dict(nx.single_source_dijkstra_path_length(U, 2, **GP)) == \
+        nx.single_source_dijkstra_path_length(U, 2) == {2: 0, 1: 2, 0: 3}
+    D[1][2]["weight"] = None  # the one arc 1 -> 2: hidden from both ends
+    U = D.to_undirected(as_view=True)
+    assert dict(nx.single_source_dijkstra_path_length(U, 2, **GP)) == \
+        nx.single_source_dijkstra_path_length(U, 2) == {2: 0}
+    D.add_edge(2, 1, weight=2)  # now hidden from 1 only
+    U = D.to_undirected(as_view=True)
+    with pytest.raises(NotImplementedError):
+        nx.single_source_dijkstra_path_length(U, 2, **GP)
