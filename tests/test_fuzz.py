@@ -3,7 +3,8 @@ nx_gpusp.dispatch.IMPLEMENTATIONS, so a new function is fuzzed without editing t
 file) x every method it takes (the methods of its problems in nx_gpusp.methods'
 registry, see _problems and _methods; NetworkX's own names where the function has
 NetworkX's ``method`` parameter; hop-count-only methods on unweighted calls) on small
-random graphs of every kind (directed or not, multigraphs, self-loops, disconnected parts;
+random graphs of every kind (directed or not, multigraphs, self-loops, disconnected parts,
+graph views;
 zero, negative, integer, float, mixed, missing, None-valued (hidden) and huge weights;
 node labels that are ints, shifted ints, strings, tuples or a mix, and sources given as
 1.0 or True),
@@ -116,7 +117,35 @@ def graphs(draw, max_nodes=8):
                                          max_size=3)):
                 G.add_edge(label(u), label(v), weight=w)
                 G.add_edge(label(v), label(u), weight=-w)
-    return G
+    return _view(draw, G)
+
+
+VIEWS = [None] * 8 + ["subgraph", "edge_subgraph", "restricted_view", "reverse",
+                      "to_undirected"]
+
+
+def _view(draw, G):
+    """G, or sometimes a view of it (filtered or joined mappings, which NetworkX
+    iterates), remembered in ``fuzz_view`` for the failure report."""
+    kind = draw(st.sampled_from(VIEWS))
+    if kind in ("reverse", "to_undirected") and not G.is_directed():
+        kind = None
+    if kind is None:
+        return G
+    nodes = list(G)
+    edges = list(G.edges(keys=True) if G.is_multigraph() else G.edges)
+    some_nodes = draw(st.lists(st.sampled_from(nodes), unique=True)) if nodes else []
+    some_edges = draw(st.lists(st.sampled_from(edges), unique=True)) if edges else []
+    view, args = {
+        "subgraph": lambda: (G.subgraph(some_nodes), some_nodes),
+        "edge_subgraph": lambda: (G.edge_subgraph(some_edges), some_edges),
+        "restricted_view": lambda: (nx.restricted_view(G, some_nodes[:2], some_edges[:2]),
+                                    (some_nodes[:2], some_edges[:2])),
+        "reverse": lambda: (G.reverse(copy=False), None),
+        "to_undirected": lambda: (G.to_undirected(as_view=True), None),
+    }[kind]()
+    view.fuzz_view = (G, kind, args)
+    return view
 
 
 # -- arguments -----------------------------------------------------------------------------
@@ -335,9 +364,24 @@ def _declinable(G, call):
     or of the attribute its ``weight`` argument names, which the dispatcher converts
     even where NetworkX's "unweighted" method then reads none."""
     named = call.args.get("weight", call.args.get("distance"))
-    return any(_inexact(G, call, w) or _hidden(G, w)
+    return any(_inexact(G, call, w) or _hidden(G, w) or _asymmetric_view(G, w)
                for w in {call.weight, named} if w is not None) or \
         _reweighting_inexact(G, call)
+
+
+def _asymmetric_view(G, weight):
+    """An undirected view of a digraph where an edge weighs differently from each end
+    (each reads its own arc): gpusp declines it (README, Functions)."""
+    view = getattr(G, "fuzz_view", None)
+    if view is None or view[1] != "to_undirected" or not isinstance(weight, str):
+        return False
+    adj = G._adj
+    def w(u, v):
+        d = adj[u][v]
+        if G.is_multigraph():
+            return sorted(repr(x.get(weight, 1)) for x in d.values())
+        return repr(d.get(weight, 1))
+    return any(w(u, v) != w(v, u) for u in adj for v in adj[u])
 
 
 def _reweighting_inexact(G, call):
@@ -721,6 +765,10 @@ def _allowed(G, call, got, exp):
             _exact_negative_cycle(G, call.weight, None, 0):
         return ("NetworkX's johnson misses this negative cycle in its Bellman-Ford and its "
                 "Dijkstra then fails (ValueError); gpusp raises NetworkXUnbounded")
+    if call.name == "negative_edge_cycle" and gkind == "ok" and exp[0] == "raised" and \
+            type(exp[1]) is nx.NetworkXError and "Frozen graph" in str(exp[1]):
+        return ("NetworkX's negative_edge_cycle adds a node of its own, which a view "
+                "refuses; gpusp answers (README)")
     networkx_failed = exp[0] == "raised" and (
         type(exp[1]) is AttributeError or
         (type(exp[1]) is nx.NetworkXError and "detected but not found" in str(exp[1])))
@@ -734,6 +782,14 @@ def _allowed(G, call, got, exp):
 
 def describe(G):
     """A graph as the Python that builds it (for failure reports)."""
+    view = getattr(G, "fuzz_view", None)
+    if view is not None:
+        base, kind, args = view
+        call = {"subgraph": f"G.subgraph({args!r})", "edge_subgraph": f"G.edge_subgraph({args!r})",
+                "restricted_view": f"nx.restricted_view(G, *{args!r})",
+                "reverse": "G.reverse(copy=False)",
+                "to_undirected": "G.to_undirected(as_view=True)"}[kind]
+        return f"{describe(base)}; G = {call}"
     edges = [(u, v, d) for u, v, d in G.edges(data=True)]
     return f"G = nx.{type(G).__name__}(); G.add_nodes_from({list(G)!r}); " \
            f"G.add_edges_from({edges!r})"
