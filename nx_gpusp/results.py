@@ -131,6 +131,21 @@ class LazyMapping(MutableMapping):
         d = self._dict_cache
         return iter(d) if d is not None else iter(self._graph.labels(self._order()))
 
+    def __reversed__(self):
+        d = self._dict_cache
+        return reversed(d) if d is not None else \
+            iter(self._graph.labels(self._order()[::-1]))
+
+    def popitem(self):
+        """The last item, removed (a dict's order; MutableMapping's would take the
+        first)."""
+        return self._dict().popitem()
+
+    def __ior__(self, other):
+        """``m |= other`` updates m in place, as with a dict."""
+        self._dict().update(other)
+        return self
+
     def keys(self):
         # dict(m) reads keys() and then m[key] for each: building the dict here makes
         # those reads dict lookups (PathMap: every path at once, by tree depth), and

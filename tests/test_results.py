@@ -81,6 +81,27 @@ def test_writes_go_to_a_dict_of_the_result(device):
     assert dist[s][s] == -1 and dist[s]["not a node"] == float("inf")
 
 
+def test_dict_order_operations(device):
+    """reversed(), popitem() (the last item) and |= (in place) as with NetworkX's dicts,
+    before and after the mapping is built; MutableMapping's own popitem takes the first."""
+    G, s = _labelled_graph()
+    expected = nx.single_source_dijkstra_path_length(G, s)
+    got = nx.single_source_dijkstra_path_length(G, s, backend="gpusp")
+    assert list(reversed(got)) == list(reversed(list(got)))
+    rows = nx.floyd_warshall(G, backend="gpusp")
+    assert list(reversed(rows)) == list(reversed(list(G)))
+    assert list(reversed(rows[s])) == list(reversed(list(G)))
+    last = list(got)[-1]
+    same = got
+    got |= {"new": 7}
+    assert got is same and got["new"] == 7 and list(got)[-1] == "new"
+    assert got.popitem() == ("new", 7)
+    assert got.popitem() == (last, expected[last]) and last not in got
+    assert list(reversed(got))[0] == list(got)[-1]
+    fresh = nx.single_source_dijkstra_path_length(G, s, backend="gpusp")
+    assert fresh.popitem() == (last, expected[last])
+
+
 def test_lengths_value_types_and_order(device):
     G = nx.DiGraph()
     G.add_weighted_edges_from([(0, 1, 2), (0, 2, 1), (2, 1, 0), (1, 3, 7)])
