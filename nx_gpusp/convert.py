@@ -80,8 +80,8 @@ def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
             if defaulted_arcs is not None:
                 defaulted_arcs = defaulted_arcs[~hidden]
             weights, float_arcs = validate_weights(values, indptr, indices, nodes)
-    if (adj is not G._adj or getattr(G, "_view", False)) and not G.is_directed() and \
-            weight is not None:
+    if (adj is not G._adj or isinstance(G, EdgeDataGraph) and G._view) and \
+            not G.is_directed() and weight is not None:
         # an undirected view of a digraph: each direction reads its own arc's data
         _require_symmetric(indptr, indices, weights, nodes, source="this undirected view "
                            "(of a directed graph, each direction with its own arc's data)")
@@ -279,7 +279,7 @@ class EdgeDataGraph:
     def __init__(self, G):
         self._adj = adjacency(G)
         self._pred = adjacency(G, G._pred) if G.is_directed() else self._adj
-        self._view = self._adj is not G._adj or getattr(G, "_view", False)  # a copy of a view's
+        self._view = self._adj is not G._adj  # a copy of a view's rows
         self.graph = G.graph
         self._directed = G.is_directed()
         self._multigraph = G.is_multigraph()
