@@ -218,3 +218,22 @@ def test_device_config_validation():
     with pytest.raises(ValueError, match="unknown device"):
         Executor("tpu")
     assert isinstance(get_executor("cpu").xp.zeros(1), np.ndarray)
+
+
+def test_a_csrgraph_answers_only_for_its_own_weight_attribute(device):
+    """A CSRGraph converted for one edge attribute used to answer a call that names
+    another with its own weights (a wrong answer); it now raises ValueError saying what
+    to pass. Its own attribute, and hop counts (weight=None), still answer."""
+    from nx_gpusp.convert import from_networkx
+
+    G = nx.DiGraph([(0, 1, {"weight": 2, "cost": 5}), (1, 2, {"weight": 3, "cost": 1})])
+    g = from_networkx(G, "weight")
+    assert dict(nx.single_source_dijkstra_path_length(g, 0)) == {0: 0, 1: 2, 2: 5}
+    assert dict(nx.single_source_dijkstra_path_length(g, 0, weight=None)) == {0: 0, 1: 1, 2: 2}
+    for call in (lambda: nx.single_source_dijkstra_path_length(g, 0, weight="cost"),
+                 lambda: nx.floyd_warshall(g, weight="cost"),
+                 lambda: dict(nx.all_pairs_bellman_ford_path_length(g, weight="cost"))):
+        with pytest.raises(ValueError, match="'cost'"):
+            call()
+    assert dict(nx.single_source_dijkstra_path_length(from_networkx(G, "cost"), 0,
+                                                      weight="cost")) == {0: 0, 1: 5, 2: 6}

@@ -36,6 +36,12 @@ def as_csr(G, weight="weight"):
         raise NotImplementedError(
             "gpusp: a weight function needs NetworkX's edge data; pass the NetworkX graph "
             "(a CSRGraph holds one weight per arc)")
+    elif weight is not None and G.weighted and G.weight_attr is not None and \
+            weight != G.weight_attr:
+        raise ValueError(
+            f"gpusp: this CSRGraph holds the edge attribute {G.weight_attr!r}, not "
+            f"{weight!r}; pass the NetworkX graph, or convert it with that attribute "
+            f"(nx_gpusp.convert.from_networkx(G, {weight!r}))")
     if weight is None:
         return G.unit_weights
     return G
