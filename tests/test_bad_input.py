@@ -221,9 +221,10 @@ def test_device_config_validation():
 
 
 def test_a_csrgraph_answers_only_for_its_own_weight_attribute(device):
-    """A CSRGraph converted for one edge attribute used to answer a call that names
-    another with its own weights (a wrong answer); it now raises ValueError saying what
-    to pass. Its own attribute, and hop counts (weight=None), still answer."""
+    """A CSRGraph converted for one edge attribute (or none) used to answer a call that
+    names another with its own weights (or hop counts): a wrong answer; it now raises
+    ValueError saying what to pass. Its own attribute, and hop counts (weight=None),
+    still answer."""
     from nx_gpusp.convert import from_networkx
 
     G = nx.DiGraph([(0, 1, {"weight": 2, "cost": 5}), (1, 2, {"weight": 3, "cost": 1})])
@@ -237,3 +238,7 @@ def test_a_csrgraph_answers_only_for_its_own_weight_attribute(device):
             call()
     assert dict(nx.single_source_dijkstra_path_length(from_networkx(G, "cost"), 0,
                                                       weight="cost")) == {0: 0, 1: 5, 2: 6}
+    hops = from_networkx(G)  # weight=None: no weights held
+    assert dict(nx.single_source_shortest_path_length(hops, 0)) == {0: 0, 1: 1, 2: 2}
+    with pytest.raises(ValueError, match="no edge weights"):
+        nx.single_source_dijkstra_path_length(hops, 0)

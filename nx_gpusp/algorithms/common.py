@@ -36,12 +36,13 @@ def as_csr(G, weight="weight"):
         raise NotImplementedError(
             "gpusp: a weight function needs NetworkX's edge data; pass the NetworkX graph "
             "(a CSRGraph holds one weight per arc)")
-    elif weight is not None and G.weighted and G.weight_attr is not None and \
-            weight != G.weight_attr:
+    elif weight is not None and (not G.weighted or G.weight_attr is not None and
+                                 weight != G.weight_attr):
+        held = f"the edge attribute {G.weight_attr!r}" if G.weighted else "no edge weights"
         raise ValueError(
-            f"gpusp: this CSRGraph holds the edge attribute {G.weight_attr!r}, not "
-            f"{weight!r}; pass the NetworkX graph, or convert it with that attribute "
-            f"(nx_gpusp.convert.from_networkx(G, {weight!r}))")
+            f"gpusp: this CSRGraph holds {held}, not {weight!r}; pass the NetworkX graph, "
+            f"or convert it with that attribute (nx_gpusp.convert.from_networkx(G, "
+            f"{weight!r}))")
     if weight is None:
         return G.unit_weights
     return G
