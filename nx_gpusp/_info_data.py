@@ -427,6 +427,13 @@ FUNCTIONS = {
             "**options": _TEXT_18,
         },
     },
+    "ancestors": {
+        "additional_docs": _TEXT_9,
+        "additional_parameters": {
+            "method : str, optional": _TEXT_4,
+            "**options": _TEXT_18,
+        },
+    },
     "average_shortest_path_length": {
         "additional_docs": _TEXT_7,
         "additional_parameters": {
@@ -507,6 +514,20 @@ FUNCTIONS = {
         "additional_docs": _TEXT_7,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
+            "**options": _TEXT_18,
+        },
+    },
+    "descendants": {
+        "additional_docs": _TEXT_9,
+        "additional_parameters": {
+            "method : str, optional": _TEXT_4,
+            "**options": _TEXT_18,
+        },
+    },
+    "descendants_at_distance": {
+        "additional_docs": _TEXT_9,
+        "additional_parameters": {
+            "method : str, optional": _TEXT_4,
             "**options": _TEXT_18,
         },
     },

@@ -177,7 +177,7 @@ UNWEIGHTED = {"single_source_shortest_path", "single_source_shortest_path_length
               "single_target_shortest_path", "single_target_shortest_path_length",
               "bidirectional_shortest_path", "predecessor", "has_path",
               "all_pairs_shortest_path", "all_pairs_shortest_path_length",
-              "global_efficiency"}
+              "global_efficiency", "descendants", "ancestors", "descendants_at_distance"}
 # the all-pairs measures: batched searches of "all-pairs" methods
 MEASURES = {"closeness_centrality", "harmonic_centrality", "eccentricity", "diameter",
             "radius", "center", "periphery", "barycenter", "wiener_index",
@@ -286,6 +286,9 @@ def _draw_call(draw, name, G, method=DRAW):
             args[p] = None if draw(st.booleans()) else _nodes(draw, G)
         elif p == "cutoff":
             args[p] = draw(st.one_of(st.none(), st.sampled_from(CUTOFFS)))
+        elif p == "distance" and name == "descendants_at_distance":  # a level
+            args[p] = draw(st.sampled_from([0, 1, 2, 3, 5, -1, 1.0, 1.5, True, None, "a",
+                                            math.nan]))
         elif p in ("weight", "distance"):
             args[p] = draw(st.sampled_from(["weight", "weight", "weight", None, "other"]))
         elif p in ("heuristic", "usebounds", "wf_improved"):
@@ -307,7 +310,7 @@ def _draw_call(draw, name, G, method=DRAW):
             if p in args:
                 args[p] = None
     weight = args.get("weight", args.get("distance"))
-    if name in UNWEIGHTED:
+    if name in UNWEIGHTED:  # descendants_at_distance's distance is a level, no weight
         weight = None
     elif name in NETWORKX_METHODS and name != "shortest_path" and \
             name != "shortest_path_length" and args.get("method") == "unweighted":
@@ -363,10 +366,18 @@ def _declinable(G, call):
     with floats: 2**53), float sums that could overflow; of the weights the call reads,
     or of the attribute its ``weight`` argument names, which the dispatcher converts
     even where NetworkX's "unweighted" method then reads none."""
-    named = call.args.get("weight", call.args.get("distance"))
+    named = _named_weight(call)
     return any(_inexact(G, call, w) or _hidden(G, w) or _asymmetric_view(G, w)
                for w in {call.weight, named} if w is not None) or \
         _reweighting_inexact(G, call)
+
+
+def _named_weight(call):
+    """The attribute the call's ``weight`` (or a centrality's ``distance``) names;
+    descendants_at_distance's ``distance`` is a level."""
+    if call.name == "descendants_at_distance":
+        return None
+    return call.args.get("weight", call.args.get("distance"))
 
 
 def _asymmetric_view(G, weight):
@@ -565,6 +576,9 @@ class Checker:
                     got_path = got[key]
                     assert got_path[-1] == key or got_path[0] == key, (where, got_path)
             return
+        if isinstance(exp, (set, frozenset)):  # descendants, ancestors: node sets
+            assert type(got) is type(exp) and got == exp, (where, got, exp)
+            return
         raise AssertionError(f"{where}: no comparison for {type(exp).__name__}")
 
     def path(self, got, exp, where, start):
@@ -747,7 +761,7 @@ def _allowed(G, call, got, exp):
     if gkind == "raised" and type(gval) is ValueError and _dijkstra_family(call) \
             and _negative(G, call):
         return "gpusp's Dijkstra refuses every negative weight"
-    named = call.args.get("weight", call.args.get("distance"))
+    named = _named_weight(call)
     if gkind == "raised" and type(gval) is ValueError and "needs integer weights" in str(gval) \
             and _integer_weights_only(call.method or call.args.get("method")) \
             and any(not isinstance(w, numbers.Integral)

@@ -1,4 +1,4 @@
-"""NetworkX's own shortest-path and all-pairs measure tests, run through the backend,
+"""NetworkX's own shortest-path, all-pairs measure and reachability tests, run through the backend,
 with a guard that the backend really ran (a dispatch counter written by the
 nx_gpusp.testing plugin)."""
 
@@ -38,6 +38,12 @@ MEASURE_MODULES = [
     "networkx.algorithms.tests.test_efficiency",
     "networkx.algorithms.tests.test_wiener",
 ]
+# NetworkX's tests of the DAG functions and of breadth-first search (reachability)
+REACHABILITY_MODULES = [
+    "networkx.algorithms.tests.test_dag",
+    "networkx.algorithms.traversal.tests.test_bfs",
+]
+REACHABILITY_MUST_RUN = {"descendants", "ancestors", "descendants_at_distance"}
 MEASURES_MUST_RUN = {
     "closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius",
     "center", "periphery", "barycenter", "wiener_index", "global_efficiency",
@@ -78,3 +84,10 @@ def test_networkx_measure_suites_through_backend(tmp_path, device):
     missing = MEASURES_MUST_RUN - {name for name, count in calls.items() if count > 0}
     assert not missing, f"backend never ran: {sorted(missing)} ({summary})"
     assert sum(calls.values()) > 1000, calls
+
+
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)])
+def test_networkx_reachability_suites_through_backend(tmp_path, device):
+    summary, calls = run_networkx_tests(tmp_path, device, REACHABILITY_MODULES)
+    missing = REACHABILITY_MUST_RUN - {name for name, count in calls.items() if count > 0}
+    assert not missing, f"backend never ran: {sorted(missing)} ({summary})"
