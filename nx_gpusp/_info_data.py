@@ -273,11 +273,16 @@ _TEXT_16 = (
 )
 _TEXT_17 = (
     "Runs on the GPU (CuPy) with NumPy twins on the CPU; results match NetworkX.\n"
+    "Negative weights raise ValueError: use a Bellman-Ford function. heuristic=None\n"
+    "only (A* with h = 0 is Dijkstra)."
+)
+_TEXT_18 = (
+    "Runs on the GPU (CuPy) with NumPy twins on the CPU; results match NetworkX.\n"
     "NetworkX's method also takes a gpusp \"sssp\" method name (Bellman-Ford semantics\n"
     "for methods that take negative weights, Dijkstra's otherwise), and with\n"
     "weight=None a \"bfs\" method name."
 )
-_TEXT_18 = (
+_TEXT_19 = (
     "The chosen method's options (listed under ``method``); an option the method does\n"
     "          not take raises TypeError. nx_gpusp.methods.METHODS describes each option."
 )
@@ -287,42 +292,42 @@ FUNCTIONS = {
         "additional_docs": _TEXT_14,
         "additional_parameters": {
             "method : str, optional": _TEXT_12,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "all_pairs_bellman_ford_path": {
         "additional_docs": _TEXT_10,
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "all_pairs_bellman_ford_path_length": {
         "additional_docs": _TEXT_10,
         "additional_parameters": {
             "method : str, optional": _TEXT_1,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "all_pairs_dijkstra": {
         "additional_docs": _TEXT_11,
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "all_pairs_dijkstra_path": {
         "additional_docs": _TEXT_11,
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "all_pairs_dijkstra_path_length": {
         "additional_docs": _TEXT_11,
         "additional_parameters": {
             "method : str, optional": _TEXT_1,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "all_pairs_shortest_path": {
@@ -366,7 +371,7 @@ FUNCTIONS = {
                 "            'spmv-csr' [negative weights]\n"
                 "            'spmv-ell' [negative weights]"
             ),
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "all_pairs_shortest_path_length": {
@@ -417,21 +422,35 @@ FUNCTIONS = {
                 "            'spmv-csr' [negative weights]\n"
                 "            'spmv-ell' [negative weights]"
             ),
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "all_shortest_paths": {
         "additional_docs": _TEXT_14,
         "additional_parameters": {
             "method : str, optional": _TEXT_12,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "ancestors": {
         "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
+        },
+    },
+    "astar_path": {
+        "additional_docs": _TEXT_17,
+        "additional_parameters": {
+            "method : str, optional": _TEXT_5,
+            "**options": _TEXT_19,
+        },
+    },
+    "astar_path_length": {
+        "additional_docs": _TEXT_17,
+        "additional_parameters": {
+            "method : str, optional": _TEXT_5,
+            "**options": _TEXT_19,
         },
     },
     "average_shortest_path_length": {
@@ -447,28 +466,28 @@ FUNCTIONS = {
                 "            'batched-spmm' [negative weights]: batch=None\n"
                 "            'dijkstra-per-thread'"
             ),
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "barycenter": {
         "additional_docs": _TEXT_7,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "bellman_ford_path": {
         "additional_docs": _TEXT_15,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "bellman_ford_path_length": {
         "additional_docs": _TEXT_15,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "bellman_ford_predecessor_and_distance": {
@@ -481,7 +500,7 @@ FUNCTIONS = {
         ),
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "bidirectional_dijkstra": {
@@ -493,63 +512,63 @@ FUNCTIONS = {
         ),
         "additional_parameters": {
             "method : str, optional": _TEXT_5,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "bidirectional_shortest_path": {
         "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "center": {
         "additional_docs": _TEXT_7,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "closeness_centrality": {
         "additional_docs": _TEXT_7,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "descendants": {
         "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "descendants_at_distance": {
         "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "diameter": {
         "additional_docs": _TEXT_7,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "dijkstra_path": {
         "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_5,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "dijkstra_path_length": {
         "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_5,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "dijkstra_predecessor_and_distance": {
@@ -561,14 +580,14 @@ FUNCTIONS = {
         ),
         "additional_parameters": {
             "method : str, optional": _TEXT_5,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "eccentricity": {
         "additional_docs": _TEXT_7,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "find_negative_cycle": {
@@ -584,28 +603,28 @@ FUNCTIONS = {
         "additional_docs": _TEXT_8,
         "additional_parameters": {
             "method : str, optional": _TEXT_6,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "floyd_warshall_numpy": {
         "additional_docs": _TEXT_8,
         "additional_parameters": {
             "method : str, optional": _TEXT_6,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "floyd_warshall_predecessor_and_distance": {
         "additional_docs": _TEXT_8,
         "additional_parameters": {
             "method : str, optional": _TEXT_6,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "global_efficiency": {
         "additional_docs": _TEXT_7,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "goldberg_radzik": {
@@ -618,21 +637,21 @@ FUNCTIONS = {
         ),
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "harmonic_centrality": {
         "additional_docs": _TEXT_7,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "has_path": {
         "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "johnson": {
@@ -642,66 +661,66 @@ FUNCTIONS = {
         ),
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "multi_source_dijkstra": {
         "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_5,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "multi_source_dijkstra_path": {
         "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_5,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "multi_source_dijkstra_path_length": {
         "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_5,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "negative_edge_cycle": {
         "additional_docs": _TEXT_15,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "periphery": {
         "additional_docs": _TEXT_7,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "predecessor": {
         "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "radius": {
         "additional_docs": _TEXT_7,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "shortest_path": {
-        "additional_docs": _TEXT_17,
+        "additional_docs": _TEXT_18,
         "additional_parameters": {
             "method : str, optional": _TEXT_13,
         },
     },
     "shortest_path_length": {
-        "additional_docs": _TEXT_17,
+        "additional_docs": _TEXT_18,
         "additional_parameters": {
             "method : str, optional": _TEXT_13,
         },
@@ -710,84 +729,84 @@ FUNCTIONS = {
         "additional_docs": _TEXT_14,
         "additional_parameters": {
             "method : str, optional": _TEXT_12,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_source_bellman_ford": {
         "additional_docs": _TEXT_15,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_source_bellman_ford_path": {
         "additional_docs": _TEXT_15,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_source_bellman_ford_path_length": {
         "additional_docs": _TEXT_15,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_source_dijkstra": {
         "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_5,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_source_dijkstra_path": {
         "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_5,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_source_dijkstra_path_length": {
         "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_5,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_source_shortest_path": {
         "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_source_shortest_path_length": {
         "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_target_shortest_path": {
         "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_target_shortest_path_length": {
         "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "wiener_index": {
         "additional_docs": _TEXT_7,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
 }
