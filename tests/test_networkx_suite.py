@@ -27,6 +27,7 @@ MUST_RUN = {
     "bidirectional_dijkstra", "dijkstra_predecessor_and_distance",
     "bellman_ford_predecessor_and_distance", "goldberg_radzik", "find_negative_cycle",
     "all_shortest_paths", "single_source_all_shortest_paths", "all_pairs_all_shortest_paths",
+    "astar_path", "astar_path_length",
 }
 
 
