@@ -692,6 +692,13 @@ FUNCTIONS = {
             "**options": _TEXT_19,
         },
     },
+    "node_connected_component": {
+        "additional_docs": _TEXT_9,
+        "additional_parameters": {
+            "method : str, optional": _TEXT_4,
+            "**options": _TEXT_19,
+        },
+    },
     "periphery": {
         "additional_docs": _TEXT_7,
         "additional_parameters": {

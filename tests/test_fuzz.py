@@ -177,7 +177,8 @@ UNWEIGHTED = {"single_source_shortest_path", "single_source_shortest_path_length
               "single_target_shortest_path", "single_target_shortest_path_length",
               "bidirectional_shortest_path", "predecessor", "has_path",
               "all_pairs_shortest_path", "all_pairs_shortest_path_length",
-              "global_efficiency", "descendants", "ancestors", "descendants_at_distance"}
+              "global_efficiency", "descendants", "ancestors", "descendants_at_distance",
+              "node_connected_component"}
 # the all-pairs measures: batched searches of "all-pairs" methods
 MEASURES = {"closeness_centrality", "harmonic_centrality", "eccentricity", "diameter",
             "radius", "center", "periphery", "barycenter", "wiener_index",
@@ -270,6 +271,8 @@ def _draw_call(draw, name, G, method=DRAW):
         required = params[p].default is inspect.Parameter.empty
         if p == "source":
             args[p] = _node(draw, G) if required or draw(st.booleans()) else None
+        elif p == "n":  # node_connected_component's node
+            args[p] = _node(draw, G)
         elif p in ("target", "u"):
             args[p] = None if draw(st.booleans()) else _node(draw, G)
         elif p == "v":  # eccentricity: None, a node or a container of nodes

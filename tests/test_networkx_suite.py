@@ -39,12 +39,15 @@ MEASURE_MODULES = [
     "networkx.algorithms.tests.test_efficiency",
     "networkx.algorithms.tests.test_wiener",
 ]
-# NetworkX's tests of the DAG functions and of breadth-first search (reachability)
+# NetworkX's tests of the DAG functions, breadth-first search and connected components
+# (reachability)
 REACHABILITY_MODULES = [
     "networkx.algorithms.tests.test_dag",
     "networkx.algorithms.traversal.tests.test_bfs",
+    "networkx.algorithms.components.tests.test_connected",
 ]
-REACHABILITY_MUST_RUN = {"descendants", "ancestors", "descendants_at_distance"}
+REACHABILITY_MUST_RUN = {"descendants", "ancestors", "descendants_at_distance",
+                         "node_connected_component"}
 MEASURES_MUST_RUN = {
     "closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius",
     "center", "periphery", "barycenter", "wiener_index", "global_efficiency",

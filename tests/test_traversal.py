@@ -1,5 +1,5 @@
-"""Reachability (nx_gpusp.algorithms.dag and .traversal): ``descendants``, ``ancestors``
-and ``descendants_at_distance`` against NetworkX on random graphs of every kind (and
+"""Reachability (nx_gpusp.algorithms.dag, .traversal and .components): ``descendants``,
+``ancestors``, ``descendants_at_distance`` and ``node_connected_component`` against NetworkX on random graphs of every kind (and
 graph views), with its exception types for missing and unhashable sources, through
 NetworkX's dispatch (backend="gpusp"), on the NumPy twin and (marker gpu) on CUDA."""
 
@@ -33,6 +33,9 @@ def test_reachability_equals_networkx(device, name, G):
         for d in DISTANCES:
             got = nx.descendants_at_distance(G, s, d, **GP)
             assert type(got) is set and got == nx.descendants_at_distance(G, s, d), (s, d)
+        expected = outcome(lambda: nx.node_connected_component(G, s))
+        got = outcome(lambda: nx.node_connected_component(G, s, **GP))
+        assert got == expected and (expected[0] == "ok") == (not G.is_directed())
     assert CALLS.get("descendants", 0) > before
 
 
@@ -68,3 +71,14 @@ def test_missing_and_unhashable_sources_raise_as_networkx(device, G):
                 with pytest.raises(nx.NetworkXError) as theirs:
                     call({})
                 assert str(got.value) == str(theirs.value)
+
+
+def test_node_connected_component_raises_as_networkx(device):
+    G = nx.Graph([(0, 1), (2, 3)])
+    assert nx.node_connected_component(G, 2, **GP) == {2, 3}
+    with pytest.raises(KeyError):
+        nx.node_connected_component(G, 9, **GP)
+    with pytest.raises(TypeError):
+        nx.node_connected_component(G, [1], **GP)
+    with pytest.raises(nx.NetworkXNotImplemented):
+        nx.node_connected_component(nx.DiGraph([(0, 1)]), 0, **GP)
