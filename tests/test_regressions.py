@@ -833,3 +833,22 @@ def test_undirected_view_of_a_digraph_reads_each_direction_as_networkx_does(devi
     U = D.to_undirected(as_view=True)
     with pytest.raises(NotImplementedError):
         nx.single_source_dijkstra_path_length(U, 2, **GP)
+
+
+def test_all_pairs_generic_calls_keep_the_calls_weight(device):
+    """shortest_path(_length) without source and target passed its converted graph on
+    under the name "weight"; once a CSRGraph refused other attribute names than its own,
+    a call with weight="other" raised ValueError (found by the long fuzz). Every weight
+    name and a weight function give NetworkX's answer."""
+    G = nx.Graph([(0, 1, {"other": 3, "weight": 1}), (1, 2, {"other": 1}), (0, 2, {"other": 5})])
+    for weight in ("other", "weight", lambda u, v, d: d.get("other", 1)):
+        for method in ("dijkstra", "bellman-ford"):
+            for func in (nx.shortest_path_length, nx.shortest_path):
+                got = {u: dict(r) for u, r in func(G, weight=weight, method=method, **GP)}
+                expected = {u: dict(r) for u, r in func(G, weight=weight, method=method)}
+                if func is nx.shortest_path_length:
+                    assert got == expected
+                else:
+                    assert {u: set(r) for u, r in got.items()} == \
+                        {u: set(r) for u, r in expected.items()}
+    assert dict(nx.shortest_path(nx.Graph(), weight="other", method="dijkstra", **GP)) == {}

@@ -11,7 +11,7 @@ from ..methods import choose
 from ..solvers import answers
 from ..solvers.sssp import cutoff_value, is_real
 
-__all__ = ["configured_executor", "as_csr", "check_weights", "check_reachable_self_loops",
+__all__ = ["configured_executor", "as_csr", "own_weight", "check_weights", "check_reachable_self_loops",
            "node_index", "label_index", "run_sssp", "weight_can_run", "sssp_should_run",
            "attribute_weight_can_run", "reversed_graph", "all_pairs_should_run",
            "arc_count", "family_of", "check_reweighted_ints"]
@@ -46,6 +46,12 @@ def as_csr(G, weight="weight"):
     if weight is None:
         return G.unit_weights
     return G
+
+
+def own_weight(graph):
+    """The ``weight`` argument for which :func:`as_csr` hands back ``graph`` itself: for
+    passing a graph already converted for a call's weight to a helper that converts."""
+    return (graph.weight_attr or "weight") if graph.weighted else None
 
 
 def node_index(graph, node, message):

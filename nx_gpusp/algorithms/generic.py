@@ -20,7 +20,8 @@ from ..solvers.apsp.progress import Progress
 from . import unweighted
 from .all_pairs import all_pairs_rows
 from .common import (all_pairs_should_run, as_csr, check_weights, family_of, label_index,
-                     node_index, reversed_graph, run_sssp, sssp_should_run, weight_can_run)
+                     node_index, own_weight, reversed_graph, run_sssp, sssp_should_run,
+                     weight_can_run)
 from .measures import MEASURE, measure_can_run, measure_should_run, statistics
 from .weighted import SSSP_DOC, TIGHT_DOC, tight_arcs
 
@@ -112,13 +113,13 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
 
 
 def _all_pairs_paths(graph, family, gpu_method):
-    rows = all_pairs_rows(graph, "weight", family, method=gpu_method, options={},
+    rows = all_pairs_rows(graph, own_weight(graph), family, method=gpu_method, options={},
                           want_pred=True, lengths_only=False)
     return ((v, host.paths()) for v, host in rows)
 
 
 def _all_pairs_lengths(graph, family, gpu_method):
-    rows = all_pairs_rows(graph, "weight", family, method=gpu_method, options={},
+    rows = all_pairs_rows(graph, own_weight(graph), family, method=gpu_method, options={},
                           want_pred=False, lengths_only=True)
     return ((v, host.lengths()) for v, host in rows)
 
