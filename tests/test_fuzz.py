@@ -337,11 +337,14 @@ def _run(call, G, backend):
     else:
         if "method" in kwargs:  # a gpusp method name: NetworkX's equivalent
             kwargs["method"] = _networkx_method(kwargs["method"], call.weight)
-        if kwargs.get("usebounds") and \
-                any(isinstance(w, float) for w in _weights_used(G, call.weight)):
+        if kwargs.get("usebounds") and (
+                any(isinstance(w, float) for w in _weights_used(G, call.weight))
+                or getattr(G, "fuzz_view", None) is not None and len(G)):
             # README (all-pairs measures, usebounds): gpusp computes every eccentricity;
             # NetworkX's bounding search adds and subtracts float distances (its bounds
-            # round, and it can loop forever): NetworkX without it is the reference
+            # round, and it can loop forever), and on an undirected view of a digraph,
+            # whose distances need not be symmetric, it looped forever: NetworkX without
+            # it is the reference (not on the null graph, where it raises otherwise)
             kwargs["usebounds"] = False
     try:
         out = getattr(nx, call.name)(G, **kwargs)
@@ -506,6 +509,9 @@ class Checker:
         if "floyd_warshall" in call.name:
             used += [1.0 for u, v, d in G.edges(data=True)
                      if call.weight is None or call.weight not in d]
+            if G.is_multigraph() and call.weight is not None:  # it reads every parallel
+                used += [d[call.weight] for u, v, d in G.edges(data=True)  # edge's type
+                         if call.weight in d]
         self.mixed_types = len({type(w) for w in used} & {int, float}) > 1
         # README (zero-length float cycles): gpusp's Floyd-Warshall never goes round one,
         # NetworkX's in-place sweeps may round it below zero, making a 0 (int) a float
