@@ -1,8 +1,9 @@
 """NetworkX graph <-> CSRGraph.
 
 ``from_networkx`` reads ``G._adj`` once (a graph view's through :func:`adjacency`):
-node order is ``G``'s, arcs keep adjacency order, multigraph parallel edges collapse to their minimum weight (NetworkX's own
-multigraph weight function), a missing attribute takes ``default``. Weights are checked
+node order is ``G``'s, arcs keep adjacency order, multigraph parallel edges collapse to
+their minimum weight (NetworkX's own multigraph weight function), a missing attribute
+takes ``default``. Weights are checked
 here, once, so every algorithm can trust them.
 
 Weight functions (``weight=f(u, v, d)``) are evaluated by :func:`from_weight_function`
@@ -34,10 +35,12 @@ def adjacency(G, adj=None):
     they yield). A view's is copied into dicts in its own iteration order (what NetworkX
     iterates), the edge data shared; a graph's own dicts are returned as they are."""
     adj = G._adj if adj is None else adj
-    if isinstance(adj, dict) and all(isinstance(row, dict) for row in itertools.islice(adj.values(), 1)):
+    if isinstance(adj, dict) and all(isinstance(row, dict)
+                                     for row in itertools.islice(adj.values(), 1)):
         return adj
     if G.is_multigraph():
-        return {u: {v: dict(keys.items()) for v, keys in nbrs.items()} for u, nbrs in adj.items()}
+        return {u: {v: dict(keys.items()) for v, keys in nbrs.items()}
+                for u, nbrs in adj.items()}
     return {u: dict(nbrs.items()) for u, nbrs in adj.items()}
 
 
@@ -410,11 +413,12 @@ def from_weight_function(G, weight):
         hidden = np.fromiter((x is None for x in values), dtype=bool, count=len(values))
         first = int(np.flatnonzero(hidden)[0])
         hidden_edge = (nodes[int(tails[first])], heads[first])
-        degrees = np.bincount(tails[~hidden], minlength=n).astype(np.int64)
+        indptr = row_pointers(tails[~hidden], n)
         heads = [h for h, x in zip(heads, values) if x is not None]
         values = [x for x in values if x is not None]
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(degrees, out=indptr[1:])
+    else:
+        indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(degrees, out=indptr[1:])
     identity = identity_labels(nodes)
     indices = _head_indices(nodes, heads, len(heads), identity)
     weights, float_arcs = validate_weights(values, indptr, indices, nodes)

@@ -35,8 +35,8 @@ _policy = {"can_run": _can_run, "should_run": sssp_should_run,
 
 
 def _search(G, source, target, weight, cutoff, method, options, missing):
-    """(graph, HostSSSP, target index) of the search from ``source``, or None when the
-    source is the target; ``missing(graph)`` raises for a node not in G."""
+    """(HostSSSP, target index) of the search from ``source``, or None when the source
+    is the target; ``missing(graph)`` raises for a node not in G."""
     graph = as_csr(G, weight)
     s, t = missing(graph)
     if s == t:
@@ -49,7 +49,7 @@ def _search(G, source, target, weight, cutoff, method, options, missing):
                     want_pred=True)
     if not host.reached(t) or (cutoff and host.length(t) > cutoff):
         raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
-    return graph, host, t
+    return host, t
 
 
 @networkx_algorithm(**_policy)
@@ -66,7 +66,7 @@ def astar_path(G, source, target, heuristic=None, weight="weight", *, cutoff=Non
     found = _search(G, source, target, weight, cutoff, method, options, missing)
     if found is None:
         return [source]
-    _, host, t = found
+    host, t = found
     return host.path(t)
 
 
@@ -82,5 +82,5 @@ def astar_path_length(G, source, target, heuristic=None, weight="weight", *, cut
     found = _search(G, source, target, weight, cutoff, method, options, missing)
     if found is None:
         return 0
-    _, host, t = found
+    host, t = found
     return host.length(t)

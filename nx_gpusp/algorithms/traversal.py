@@ -46,26 +46,17 @@ def reached_labels(graph, host, but=None):
 
 @networkx_algorithm(**_policy)
 def descendants_at_distance(G, source, distance, *, method=None, **options):
-    try:
-        hash(source)
-    except TypeError:  # NetworkX tests `source not in G`, False for an unhashable one
-        raise nx.NetworkXError(f"The node {source} is not in the graph.") from None
-    if isinstance(distance, numbers.Integral) and not isinstance(distance, bool):
-        if distance < 0:
-            if label_index(as_csr(G, None), source) is None:
-                raise nx.NetworkXError(f"The node {source} is not in the graph.")
-            return set()
-        depth = int(distance)
-    else:
-        depth = None  # found among the levels below, as NetworkX's i == distance
-    try:
-        graph, host, _ = reachability_search(G, source, method, options, reverse=False,
-                                             depth=depth)
-    except nx.NetworkXError:
-        raise nx.NetworkXError(f"The node {source} is not in the graph.") from None
-    dist = host.dist
-    levels = dist[dist != distance_inf(dist.dtype)]
-    deepest = int(levels.max())
+    graph = as_csr(G, None)
+    s = graph.index_of(source)  # None for an unhashable one too: NetworkX's `source in G`
+    if s is None:
+        raise nx.NetworkXError(f"The node {source} is not in the graph.")
+    integral = isinstance(distance, numbers.Integral) and not isinstance(distance, bool)
+    # an int needs no level beyond it (a negative one: none but the source's); any other
+    # value is found among all the levels, as NetworkX's i == distance finds it
+    depth = max(int(distance), 0) if integral else None
+    dist = run_bfs(graph, [s], method=method, options=options, depth=depth,
+                   want_pred=False).dist
+    deepest = int(dist[dist != distance_inf(dist.dtype)].max())
     level = next((i for i in range(deepest + 1) if i == distance), None)
     if level is None:
         return set()
