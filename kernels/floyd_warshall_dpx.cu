@@ -22,20 +22,22 @@
 // rows ty*HR + r and TILE/2 + ty*HR + r (r < HR = TILE/32) and, in each half of the
 // tile's TW words, the HC = TW/32 consecutive words from tx*HC: split halves keep the
 // 8- or 16-byte vector accesses of a warp contiguous (no shared-memory bank conflicts).
-//   fw_dpx_diagonal_<lane>(d, ldw, kb):        grid 1, TILE*TILE*sizeof(distance) bytes
-//                                              of dynamic shared memory; closes tile
-//                                              (kb, kb) in place, one k per step.
+//   fw_dpx_diagonal_<lane>(d, ldw, kb):        grid 1; closes tile (kb, kb) in place,
+//                                              one k per step, each thread's micro-tile
+//                                              in registers throughout (row k and column
+//                                              k shared through two small buffers).
 //   fw_dpx_minplus_<lane>(d, ldw, kb, phase):  phase 2: grid (nt, 2), tiles (kb, t)
 //                                              (y = 0) and (t, kb) (y = 1) times the
 //                                              closed diagonal tile; phase 3: grid
 //                                              (nt, nt), every tile (i, j) off row and
 //                                              column kb: C(i,j) = min(C, A(i,kb) B(kb,j)).
-// The panels are streamed through shared memory in chunks of KC = 32 k's: A row-major
-// with each distance splatted to a full word (no unpacking in the inner loop), B as
-// stored; for s16x2 the next chunk is read into registers while the current one is
-// computed (the other lanes' micro-tiles leave no registers for it). In phase 2 C is one
-// of the panels, which is safe because every thread has read all chunks before any
-// thread stores C.
+// The panels are streamed through shared memory in chunks of KC = 32 k's, the next chunk
+// copied while the current one is computed: for s16x2 through registers (A's int16
+// splatted to full words, so the inner loop does no unpacking; static shared memory),
+// for the 32- and 64-bit lanes by cp.async into a second buffer (AsyncPanels' bytes of
+// dynamic shared memory; their micro-tiles leave no registers for a chunk). In phase 2
+// C is one of the panels, which is safe because every thread has read all chunks
+// before any thread stores C.
 #include "common.cuh"
 
 #define THREADS 16
@@ -44,7 +46,7 @@
 struct LaneS16x2 {
     typedef unsigned int W;
     static constexpr int L = 2, TILE = 128;
-    static constexpr bool PIPELINE = true;  // see fw_dpx_minplus
+    static constexpr bool PIPELINE = true;  // chunks through registers (fw_dpx_minplus)
     __device__ static W splat(W w, int lane) { return __byte_perm(w, 0, lane ? 0x3232 : 0x1010); }
     __device__ static W addmin(W a, W b, W c) { return __viaddmin_s16x2(a, b, c); }
 };
@@ -151,54 +153,125 @@ __device__ __forceinline__ void load_rows(typename Lane::W* dst, const typename 
 }
 
 template <class Lane>
-__device__ void fw_dpx_diagonal(typename Lane::W* d, long long ldw, int kb) {
-    typedef typename Lane::W W;
+__device__ __forceinline__ void load_micro(typename Lane::W (*acc)[Micro<Lane>::MC],
+                                           const typename Lane::W* c_tile, long long ldw,
+                                           int tx, int ty) {
     typedef Micro<Lane> M;
-    extern __shared__ __align__(16) unsigned char smem[];
-    W* s = reinterpret_cast<W*>(smem);  // TILE x TW words
-    const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * THREADS + tx;
-    W* tile = d + (long long)kb * M::TILE * ldw + (long long)kb * M::TW;
-    load_rows<Lane, M::TILE>(s, tile, ldw, tid);
-    __syncthreads();
-    // step k reads row k and column k, which step k leaves unchanged (d[k][k] >= 0); for
-    // s16x2 the word of column k may change in its other half, which is not read
-    for (int k = 0; k < M::TILE; ++k) {
-        const int kw = k / Lane::L, lane = k % Lane::L;
-        W b[M::MC];
 #pragma unroll
-        for (int h = 0; h < 2; ++h) load_words<M::HC>(b + h * M::HC, s + k * M::TW + M::col(tx, h));
+    for (int r = 0; r < M::MR; ++r)
 #pragma unroll
-        for (int r = 0; r < M::MR; ++r) {
-            W* row = s + M::row(ty, r) * M::TW;
-            const W a = Lane::splat(row[kw], lane);
-#pragma unroll
-            for (int h = 0; h < 2; ++h)
-#pragma unroll
-                for (int c = 0; c < M::HC; ++c) {
-                    W* x = row + M::col(tx, h) + c;
-                    *x = Lane::addmin(a, b[h * M::HC + c], *x);
-                }
-        }
-        __syncthreads();
-    }
-    copy_rows<Lane, M::TILE>(tile, ldw, s, M::TW, tid);
+        for (int h = 0; h < 2; ++h)
+            load_words<M::HC>(acc[r] + h * M::HC, c_tile + M::row(ty, r) * ldw + M::col(tx, h));
 }
 
 template <class Lane>
-__device__ void fw_dpx_minplus(typename Lane::W* d, long long ldw, int kb, int phase) {
+__device__ __forceinline__ void store_micro(typename Lane::W* c_tile, long long ldw,
+                                            typename Lane::W (*acc)[Micro<Lane>::MC],
+                                            int tx, int ty) {
+    typedef Micro<Lane> M;
+#pragma unroll
+    for (int r = 0; r < M::MR; ++r)
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+            store_words<M::HC>(c_tile + M::row(ty, r) * ldw + M::col(tx, h), acc[r] + h * M::HC);
+}
+
+// The diagonal tile, closed in registers: each thread keeps its micro-tile (as in the
+// min-plus kernels) for all TILE steps; at step k the threads holding row k and column
+// k publish them (as they stand after step k - 1) to one of two small shared buffers,
+// one barrier, and every thread reads the row's and column's entries it needs. Row k
+// and column k do not change in step k (d[k][k] >= 0), so the copies are exact; for
+// s16x2 the published word of column k also holds column k ^ 1, which is not read.
+template <class Lane>
+__device__ void fw_dpx_diagonal(typename Lane::W* d, long long ldw, int kb) {
+    typedef typename Lane::W W;
+    typedef Micro<Lane> M;
+    __shared__ __align__(16) W row_k[2][M::TW];    // row k's words
+    __shared__ __align__(16) W col_k[2][M::TILE];  // each row's word holding column k
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    W* tile = d + (long long)kb * M::TILE * ldw + (long long)kb * M::TW;
+    W acc[M::MR][M::MC];
+    load_micro<Lane>(acc, tile, ldw, tx, ty);
+#pragma unroll 1
+    for (int k = 0; k < M::TILE; ++k) {
+        const int kw = k / Lane::L, lane = k % Lane::L, buf = k & 1;
+#pragma unroll
+        for (int r = 0; r < M::MR; ++r)
+            if (M::row(ty, r) == k)
+#pragma unroll
+                for (int h = 0; h < 2; ++h)
+                    store_words<M::HC>(&row_k[buf][M::col(tx, h)], acc[r] + h * M::HC);
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+#pragma unroll
+            for (int c = 0; c < M::HC; ++c)
+                if (M::col(tx, h) + c == kw)
+#pragma unroll
+                    for (int r = 0; r < M::MR; ++r) col_k[buf][M::row(ty, r)] = acc[r][h * M::HC + c];
+        __syncthreads();  // the other buffer was last read before the previous barrier
+        W a[M::MR], b[M::MC];
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            load_words<M::HR>(a + h * M::HR, &col_k[buf][M::row(ty, h * M::HR)]);
+            load_words<M::HC>(b + h * M::HC, &row_k[buf][M::col(tx, h)]);
+        }
+#pragma unroll
+        for (int r = 0; r < M::MR; ++r) a[r] = Lane::splat(a[r], lane);
+#pragma unroll
+        for (int r = 0; r < M::MR; ++r)
+#pragma unroll
+            for (int c = 0; c < M::MC; ++c) acc[r][c] = Lane::addmin(a[r], b[c], acc[r][c]);
+    }
+    store_micro<Lane>(tile, ldw, acc, tx, ty);
+}
+
+// The tile (ci, cj) that block (blockIdx.x, blockIdx.y) updates through k-block kb, and
+// its panels A(ci, kb) and B(kb, cj); false where the block has nothing to do.
+template <class Lane>
+__device__ __forceinline__ bool minplus_tile(int kb, int phase, int& ci, int& cj) {
+    if (phase == 3) {
+        ci = blockIdx.y;
+        cj = blockIdx.x;
+        return ci != kb && cj != kb;
+    }
+    ci = blockIdx.y == 0 ? kb : blockIdx.x;
+    cj = blockIdx.y == 0 ? blockIdx.x : kb;
+    return (int)blockIdx.x != kb;
+}
+
+// The KC add-min steps of one chunk: A from sa (row i at sa + i * lda, one distance a
+// word), B from sb (KC rows of TW words). All KC steps unrolled: no loop counter or
+// address arithmetic on the ALU pipe, which the add-mins saturate (Nsight Compute: 81%).
+template <class Lane>
+__device__ __forceinline__ void minplus_chunk(typename Lane::W (*acc)[Micro<Lane>::MC],
+                                              const typename Lane::W* sa, int lda,
+                                              const typename Lane::W* sb, int tx, int ty) {
+    typedef typename Lane::W W;
+    typedef Micro<Lane> M;
+#pragma unroll
+    for (int k = 0; k < KC; ++k) {
+        W a[M::MR], b[M::MC];
+#pragma unroll
+        for (int r = 0; r < M::MR; ++r) a[r] = sa[M::row(ty, r) * lda + k];
+#pragma unroll
+        for (int h = 0; h < 2; ++h) load_words<M::HC>(b + h * M::HC, sb + k * M::TW + M::col(tx, h));
+#pragma unroll
+        for (int r = 0; r < M::MR; ++r)
+#pragma unroll
+            for (int c = 0; c < M::MC; ++c) acc[r][c] = Lane::addmin(a[r], b[c], acc[r][c]);
+    }
+}
+
+// s16x2: chunk k0 + KC is fetched (global memory to registers) before chunk k0's
+// add-mins and put (registers to shared memory, each int16 of A splatted to a word)
+// after them: software pipelining in registers, static shared memory.
+template <class Lane>
+__device__ void fw_dpx_minplus_registers(typename Lane::W* d, long long ldw, int kb, int phase) {
     typedef typename Lane::W W;
     typedef Micro<Lane> M;
     constexpr int KW = KC / Lane::L;  // words of an A row per chunk
     int ci, cj;
-    if (phase == 3) {
-        ci = blockIdx.y;
-        cj = blockIdx.x;
-        if (ci == kb || cj == kb) return;
-    } else {
-        if ((int)blockIdx.x == kb) return;
-        ci = blockIdx.y == 0 ? kb : blockIdx.x;
-        cj = blockIdx.y == 0 ? blockIdx.x : kb;
-    }
+    if (!minplus_tile<Lane>(kb, phase, ci, cj)) return;
     __shared__ W sa[M::TILE][KC + 1];            // A(ci, kb) chunk, one splatted distance a word
     __shared__ __align__(16) W sb[KC * M::TW];   // B(kb, cj) chunk: k's x words
     const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * THREADS + tx;
@@ -206,17 +279,7 @@ __device__ void fw_dpx_minplus(typename Lane::W* d, long long ldw, int kb, int p
     const W* b_tile = d + (long long)kb * M::TILE * ldw + (long long)cj * M::TW;
     W* c_tile = d + (long long)ci * M::TILE * ldw + (long long)cj * M::TW;
     W acc[M::MR][M::MC];
-#pragma unroll
-    for (int r = 0; r < M::MR; ++r)
-#pragma unroll
-        for (int h = 0; h < 2; ++h)
-            load_words<M::HC>(acc[r] + h * M::HC, c_tile + M::row(ty, r) * ldw + M::col(tx, h));
-    // Where Lane::PIPELINE, chunk k0 + KC is fetched (global memory to registers) before
-    // chunk k0's add-mins and put (registers to shared memory) after them: software
-    // pipelining, the loads' latency hidden behind the arithmetic. The other lanes copy
-    // each chunk straight to shared memory before its add-mins (load_chunk): their
-    // micro-tiles leave no registers for a chunk at 2 blocks an SM (s32 and f32 spilled,
-    // and measured slower, at n = 8192).
+    load_micro<Lane>(acc, c_tile, ldw, tx, ty);
     typedef typename Words<M::VEC, W>::V V;
     constexpr int PER_ROW = M::TW / M::VEC;                           // vectors of a B row
     constexpr int A_ITEMS = M::TILE * KW / (THREADS * THREADS);       // A words a thread moves
@@ -250,51 +313,119 @@ __device__ void fw_dpx_minplus(typename Lane::W* d, long long ldw, int kb, int p
             *reinterpret_cast<V*>(sb + r * M::TW + w) = rb[j];
         }
     };
-    auto load_chunk = [&](int k0) {
-        for (int x = tid; x < M::TILE * KW; x += THREADS * THREADS) {
-            const int i = x / KW, kw = x % KW;
-            const W w = a_tile[i * ldw + k0 / Lane::L + kw];
-#pragma unroll
-            for (int l = 0; l < Lane::L; ++l) sa[i][kw * Lane::L + l] = Lane::splat(w, l);
-        }
-        load_rows<Lane, KC>(sb, b_tile + k0 * ldw, ldw, tid);
-    };
-    if (Lane::PIPELINE) {
-        fetch(0);
-        put();
-        __syncthreads();
-    }
+    fetch(0);
+    put();
+    __syncthreads();
     for (int k0 = 0; k0 < M::TILE; k0 += KC) {
         const bool more = k0 + KC < M::TILE;
-        if (!Lane::PIPELINE) {
-            load_chunk(k0);
-            __syncthreads();
-        } else if (more) {
-            fetch(k0 + KC);
-        }
-#pragma unroll  // all KC steps: no loop counter or address arithmetic on the ALU pipe,
-        for (int k = 0; k < KC; ++k) {  // which the add-mins saturate (Nsight Compute: 81%)
-            W a[M::MR], b[M::MC];
-#pragma unroll
-            for (int r = 0; r < M::MR; ++r) a[r] = sa[M::row(ty, r)][k];
-#pragma unroll
-            for (int h = 0; h < 2; ++h) load_words<M::HC>(b + h * M::HC, sb + k * M::TW + M::col(tx, h));
-#pragma unroll
-            for (int r = 0; r < M::MR; ++r)
-#pragma unroll
-                for (int c = 0; c < M::MC; ++c) acc[r][c] = Lane::addmin(a[r], b[c], acc[r][c]);
-        }
+        if (more) fetch(k0 + KC);
+        minplus_chunk<Lane>(acc, &sa[0][0], KC + 1, sb, tx, ty);
         __syncthreads();
-        if (Lane::PIPELINE && more) {
+        if (more) {
             put();
             __syncthreads();
         }
     }
+    store_micro<Lane>(c_tile, ldw, acc, tx, ty);
+}
+
+// One 16-byte global -> shared copy that runs beside the thread's later instructions
+// (Ampere's cp.async, bypassing L1), its group committed and awaited as below.
+__device__ __forceinline__ void copy_async16(void* dst, const void* src) {
+    const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(src));
+}
+__device__ __forceinline__ void commit_async() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int PENDING>
+__device__ __forceinline__ void wait_async() { asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING)); }
+
+// Words of padding after each A row in shared memory: 16 bytes, so rows stay 16-byte
+// aligned for cp.async and the rows a warp reads at one k (HR apart) fall in other banks
+template <class Lane> struct AsyncPanels {
+    typedef typename Lane::W W;
+    static constexpr int LDA = KC + 16 / sizeof(W);
+    static constexpr int A_WORDS = Micro<Lane>::TILE * LDA, B_WORDS = KC * Micro<Lane>::TW;
+    static constexpr int BYTES = 2 * (A_WORDS + B_WORDS) * sizeof(W);  // two buffers
+};
+
+// The 32- and 64-bit lanes (no splatting): chunks go straight from global to shared
+// memory by cp.async into two buffers, chunk k0 + KC copied while chunk k0's add-mins
+// run, the micro-tile keeping every register (a register pipeline spilled at 2 blocks
+// an SM). Dynamic shared memory: AsyncPanels<Lane>::BYTES.
+template <class Lane>
+__device__ void fw_dpx_minplus_async(typename Lane::W* d, long long ldw, int kb, int phase) {
+    typedef typename Lane::W W;
+    typedef Micro<Lane> M;
+    typedef AsyncPanels<Lane> P;
+    static_assert(Lane::L == 1, "cp.async copies distances as stored");
+    int ci, cj;
+    if (!minplus_tile<Lane>(kb, phase, ci, cj)) return;
+    extern __shared__ __align__(16) unsigned char smem[];
+    W* sa = reinterpret_cast<W*>(smem);  // [2][TILE][LDA]
+    W* sb = sa + 2 * P::A_WORDS;         // [2][KC][TW]
+    const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * THREADS + tx;
+    const W* a_tile = d + (long long)ci * M::TILE * ldw + (long long)kb * M::TW;
+    const W* b_tile = d + (long long)kb * M::TILE * ldw + (long long)cj * M::TW;
+    W* c_tile = d + (long long)ci * M::TILE * ldw + (long long)cj * M::TW;
+    constexpr int A_PER_ROW = KC / M::VEC, B_PER_ROW = M::TW / M::VEC;
+    constexpr int A_ITEMS = M::TILE * A_PER_ROW / (THREADS * THREADS);
+    constexpr int B_ITEMS = KC * B_PER_ROW / (THREADS * THREADS);
+    static_assert(A_ITEMS * THREADS * THREADS == M::TILE * A_PER_ROW, "A chunk split evenly");
+    static_assert(B_ITEMS * THREADS * THREADS == KC * B_PER_ROW, "B chunk split evenly");
+    static_assert(THREADS * THREADS % A_PER_ROW == 0 && THREADS * THREADS % B_PER_ROW == 0, "rows");
+    // each thread's copies are one row apart per item (THREADS^2 / PER_ROW rows): one
+    // pointer a panel, stepped, so that no per-item address stays live across the add-mins
+    const long long a_first = (long long)(tid / A_PER_ROW) * ldw + (tid % A_PER_ROW) * M::VEC;
+    const long long b_first = (long long)(tid / B_PER_ROW) * ldw + (tid % B_PER_ROW) * M::VEC;
+    const int a_shared = (tid / A_PER_ROW) * P::LDA + (tid % A_PER_ROW) * M::VEC;
+    const int b_shared = (tid / B_PER_ROW) * M::TW + (tid % B_PER_ROW) * M::VEC;
+    auto issue = [&](int k0, int buf) {
+        const W* ga = a_tile + a_first + k0;
+        const W* gb = b_tile + b_first + k0 * ldw;
+        W* a = sa + buf * P::A_WORDS + a_shared;
+        W* b = sb + buf * P::B_WORDS + b_shared;
 #pragma unroll
-    for (int r = 0; r < M::MR; ++r)
+        for (int j = 0; j < A_ITEMS; ++j) {
+            copy_async16(a + j * (THREADS * THREADS / A_PER_ROW) * P::LDA, ga);
+            ga += (THREADS * THREADS / A_PER_ROW) * ldw;
+        }
 #pragma unroll
-        for (int h = 0; h < 2; ++h)
-            store_words<M::HC>(c_tile + M::row(ty, r) * ldw + M::col(tx, h), acc[r] + h * M::HC);
+        for (int j = 0; j < B_ITEMS; ++j) {
+            copy_async16(b + j * (THREADS * THREADS / B_PER_ROW) * M::TW, gb);
+            gb += (THREADS * THREADS / B_PER_ROW) * ldw;
+        }
+        commit_async();
+    };
+    issue(0, 0);
+    W acc[M::MR][M::MC];
+    load_micro<Lane>(acc, c_tile, ldw, tx, ty);
+    constexpr int CHUNKS = M::TILE / KC;
+#pragma unroll 1
+    for (int c = 0; c < CHUNKS; ++c) {
+        if (c + 1 < CHUNKS) {  // the other buffer was last read before the previous barrier
+            issue((c + 1) * KC, (c + 1) & 1);
+            wait_async<1>();
+        } else {
+            wait_async<0>();
+        }
+        __syncthreads();  // chunk c in shared memory, every thread's copies included
+        minplus_chunk<Lane>(acc, sa + (c & 1) * P::A_WORDS, P::LDA, sb + (c & 1) * P::B_WORDS,
+                            tx, ty);
+        __syncthreads();  // before chunk c + 2 overwrites this buffer
+    }
+    // phase 2: C may be panel A itself; every thread has passed the barrier after the
+    // last chunk's add-mins, so every copy out of it is done before any store
+    store_micro<Lane>(c_tile, ldw, acc, tx, ty);
+}
+
+template <class Lane>
+__device__ __forceinline__ void fw_dpx_minplus(typename Lane::W* d, long long ldw, int kb,
+                                               int phase) {
+    if constexpr (Lane::PIPELINE) {
+        fw_dpx_minplus_registers<Lane>(d, ldw, kb, phase);
+    } else {
+        fw_dpx_minplus_async<Lane>(d, ldw, kb, phase);
+    }
 }
 
 #define FW_DPX_KERNELS(SUFFIX, LANE)                                                          \

@@ -6,7 +6,7 @@ import numpy as np
 
 from .base import CudaKernelTable, NumpyTwin, scalar
 
-__all__ = ["CudaOps", "NumpyOps", "LANES", "tile_of", "kernel_lane"]
+__all__ = ["CudaOps", "NumpyOps", "LANES", "tile_of", "kernel_lane", "minplus_shared_bytes"]
 
 # lane -> (storage dtype, INF sentinel, distances per 32/64-bit word, tile side): the
 # 32-bit-word lanes keep an 8x8 register micro-tile per thread (128-tiles), the 64-bit
@@ -45,18 +45,34 @@ class CudaOps(CudaKernelTable):
         return w, scalar(w.shape[1], np.int64)
 
     def fw_dpx_diagonal(self, d, lane, kb):
-        """One block closes tile (kb, kb) in dynamic shared memory (64 KiB for s32)."""
+        """One block closes tile (kb, kb), its threads' micro-tiles in registers."""
         w, ldw = self._words(d, lane)
-        shared = tile_of(lane) ** 2 * d.dtype.itemsize
-        fn = self.kernel_with_shared(f"fw_dpx_diagonal_{kernel_lane(lane)}", None, shared)
-        fn((1,), (16, 16), (w, ldw, scalar(kb, np.int32)), shared_mem=shared)
+        self.kernel(f"fw_dpx_diagonal_{kernel_lane(lane)}")((1,), (16, 16), (
+            w, ldw, scalar(kb, np.int32)))
 
     def fw_dpx_minplus(self, d, lane, kb, phase):
+        """Phase 2 or 3 through k-block kb; every lane but s16x2 double-buffers its panels
+        in dynamic shared memory (minplus_shared_bytes: 68 KiB for s32)."""
         w, ldw = self._words(d, lane)
         nt = d.shape[0] // tile_of(lane)
         grid = (nt, 2) if phase == 2 else (nt, nt)
-        self.kernel(f"fw_dpx_minplus_{kernel_lane(lane)}")(grid, (16, 16), (
-            w, ldw, scalar(kb, np.int32), scalar(phase, np.int32)))
+        shared = minplus_shared_bytes(lane)
+        fn = self.kernel_with_shared(f"fw_dpx_minplus_{kernel_lane(lane)}", None, shared)
+        fn(grid, (16, 16), (w, ldw, scalar(kb, np.int32), scalar(phase, np.int32)),
+           shared_mem=shared)
+
+
+KC = 32  # k's of a panel chunk (kernels/floyd_warshall_dpx.cu)
+
+
+def minplus_shared_bytes(lane):
+    """Dynamic shared memory of fw_dpx_minplus for ``lane``: two buffers of an A chunk
+    (TILE rows of KC distances plus 16 bytes) and a B chunk (KC rows of TILE); none for
+    s16x2, whose panels are static (AsyncPanels in the kernel)."""
+    if lane == "s16x2":
+        return 0
+    tile, size = tile_of(lane), LANES[lane][0].itemsize
+    return 2 * (tile * (KC + 16 // size) + KC * tile) * size
 
 
 def _addmin(a, b, c, lane):
