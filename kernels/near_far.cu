@@ -233,14 +233,44 @@ template <typename T> struct FlaggedVertices {
     }
 };
 
+// Rows longer than HEAVY_ARCS met by a dense round are not walked by the warp that took
+// their vertex: the warp splits them into chunks of HEAVY_CHUNK arcs, queued for
+// nf_dense_heavy, where every warp of the grid takes one chunk at a time. One warp on a
+// hub's row (R-MAT 20: 64K arcs, 6,196 rows past 1,024 holding 42% of the arcs) was
+// each round's tail: hundreds of dependent batches while the rest of the grid idled.
+// Slots: count[r % 3] entries for round r (cleared by round r - 1, see nf_dense_round);
+// an entry is (vertex, its distance when taken, first arc of the chunk).
+#define HEAVY_ARCS 1024  // nx_gpusp.ops.near_far's HEAVY_ARCS and HEAVY_CHUNK match
+#define HEAVY_CHUNK 1024
+template <typename T> struct HeavyRows {
+    int* u; long long* start; T* d; int* count;  // count null: rows are walked in place
+    // the calling warp (all lanes, the same row) queues row u's arcs [b, e)
+    __device__ __forceinline__ bool push(int u0, T d0, long long b, long long e) const {
+        if (count == nullptr || e - b <= HEAVY_ARCS) return false;
+        const int lane = threadIdx.x & 31;
+        const int chunks = static_cast<int>((e - b + HEAVY_CHUNK - 1) / HEAVY_CHUNK);
+        int slot = 0;
+        if (lane == 0) slot = atomicAdd(count, chunks);
+        slot = __shfl_sync(FULL_MASK, slot, 0);
+        for (int j = lane; j < chunks; j += 32) {
+            u[slot + j] = u0;
+            d[slot + j] = d0;
+            start[slot + j] = b + static_cast<long long>(j) * HEAVY_CHUNK;
+        }
+        return true;
+    }
+};
+
 // Visit every arc of the taken entries among [0, count); warps `warp`, `warp+nwarps`,
-// ... take 32 entries each. Rows longer than 32 arcs are expanded by the whole warp.
+// ... take 32 entries each. Rows longer than 32 arcs are expanded by the whole warp
+// (or, past HEAVY_ARCS, queued in `heavy` where it has a count).
 // Returns (in every lane) how many entries this warp took.
 template <typename T, typename Entries, typename Visitor>
 __device__ int visit_entry_arcs(const long long* __restrict__ indptr, const int* __restrict__ indices,
                                 const T* __restrict__ weights, const Entries& entries,
                                 long long count, long long warp, long long nwarps,
-                                const Visitor& visit) {
+                                const Visitor& visit,
+                                const HeavyRows<T>& heavy = HeavyRows<T>{nullptr, nullptr, nullptr, nullptr}) {
     const int lane = threadIdx.x & 31;
     int taken = 0;
     for (long long base = warp * 32; base < count; base += nwarps * 32) {
@@ -262,7 +292,7 @@ __device__ int visit_entry_arcs(const long long* __restrict__ indptr, const int*
             const long long b = __shfl_sync(FULL_MASK, beg, src), e = __shfl_sync(FULL_MASK, end, src);
             const T d0 = __shfl_sync(FULL_MASK, du, src);
             const int u0 = __shfl_sync(FULL_MASK, u, src);
-            visit_row(indices, weights, u0, d0, b + lane, e, 32, visit);
+            if (!heavy.push(u0, d0, b, e)) visit_row(indices, weights, u0, d0, b + lane, e, 32, visit);
         }
         if (end - beg <= 32) visit_row(indices, weights, u, du, beg, end, 1, visit);
     }
@@ -643,7 +673,8 @@ __global__ void __launch_bounds__(256, sizeof(T) == 4 ? 6 : 4)
                    const T* __restrict__ weights, int n, T* dist, unsigned char* flag_in,
                    unsigned char* flag_out, T cutoff, int* changed, T* dmin, T* dbase,
                    T* dwidth, int* dcount, int* dhist, int round, T fmin0, T delta0,
-                   int target) {
+                   int target, int* heavy_u, long long* heavy_start, T* heavy_d,
+                   int* heavy_count) {
     const int cur = round % 3, prev = (round + 2) % 3, nxt = (round + 1) % 3;
     T thr, base = fmin0, width = delta0 / 4 > T(0) ? delta0 / 4 : T(1);
     if (round == 0) {
@@ -670,6 +701,7 @@ __global__ void __launch_bounds__(256, sizeof(T) == 4 ? 6 : 4)
         dwidth[cur] = width;
         dmin[nxt] = DistTraits<T>::inf();
         dcount[nxt] = 0;
+        if (heavy_count != nullptr) heavy_count[nxt] = 0;
     }
     if (global_thread_id() < DENSE_BUCKETS) dhist[nxt * DENSE_BUCKETS + global_thread_id()] = 0;
     __shared__ int s_hist[DENSE_BUCKETS];
@@ -681,9 +713,41 @@ __global__ void __launch_bounds__(256, sizeof(T) == 4 ? 6 : 4)
     const FlagVisitor<T> lower{dist, flag_out, pending, cutoff};
     const int taken = visit_entry_arcs(
         indptr, indices, weights, FlaggedVertices<T>{flag_in, flag_out, dist, thr, pending},
-        n, global_thread_id() >> 5, grid_stride() >> 5, lower);
+        n, global_thread_id() >> 5, grid_stride() >> 5, lower,
+        HeavyRows<T>{heavy_u, heavy_start, heavy_d, heavy_count == nullptr ? nullptr : heavy_count + cur});
     if (__any_sync(FULL_MASK, any) && (threadIdx.x & 31) == 0) *changed = 1;
     block_reduce_into(low, taken, s_hist, &dmin[cur], &dcount[cur], dhist + cur * DENSE_BUCKETS);
+}
+
+// The chunks of long rows that dense round `round` queued (HeavyRows), launched right
+// after it: grid-stride warps, one chunk each, relaxed as the round relaxes (from the
+// distance the vertex had when taken), into the same round's flags, histogram, least
+// pending distance and changed flag, its bucket base and width read from the slot the
+// round wrote.
+template <typename T>
+__global__ void __launch_bounds__(256, sizeof(T) == 4 ? 6 : 4)
+    nf_dense_heavy(const long long* __restrict__ indptr, const int* __restrict__ indices,
+                   const T* __restrict__ weights, T* dist, unsigned char* flag_out, T cutoff,
+                   int* changed, T* dmin, const T* dbase, const T* dwidth, int* dcount,
+                   int* dhist, int round, int target, const int* heavy_u,
+                   const long long* heavy_start, const T* heavy_d, const int* heavy_count) {
+    const int cur = round % 3, lane = threadIdx.x & 31;
+    const int count = heavy_count[cur];
+    __shared__ int s_hist[DENSE_BUCKETS];
+    if (threadIdx.x < DENSE_BUCKETS) s_hist[threadIdx.x] = 0;
+    __syncthreads();
+    bool any = false;
+    T low = DistTraits<T>::inf();
+    const Pending<T> pending{&any, &low, target > 0 ? s_hist : nullptr, dbase[cur], dwidth[cur]};
+    const FlagVisitor<T> lower{dist, flag_out, pending, cutoff};
+    for (long long k = global_thread_id() >> 5; k < count; k += grid_stride() >> 5) {
+        const int u = heavy_u[k];
+        const long long b = heavy_start[k], row_end = indptr[u + 1];
+        const long long e = b + HEAVY_CHUNK < row_end ? b + HEAVY_CHUNK : row_end;
+        visit_row(indices, weights, u, heavy_d[k], b + lane, e, 32, lower);
+    }
+    if (__any_sync(FULL_MASK, any) && lane == 0) *changed = 1;
+    block_reduce_into(low, 0, s_hist, &dmin[cur], &dcount[cur], dhist + cur * DENSE_BUCKETS);
 }
 
 // ---- set-up and the dense phase's conversions (one launch each: a run's fixed cost

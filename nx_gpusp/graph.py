@@ -288,6 +288,11 @@ class CSRGraph:
         return np.diff(self.indptr)
 
     @functools.cached_property
+    def max_out_degree(self):
+        """The longest row's arcs (0 for a graph without vertices)."""
+        return int(self.out_degree.max()) if self.n else 0
+
+    @functools.cached_property
     def in_degree(self):
         """Arcs entering each vertex (int64; the out-degrees when undirected)."""
         if not self.directed:

@@ -15,6 +15,8 @@ CUDA it is asynchronous (a vertex relaxes from its current distance), so the twi
 matches it in the distances it converges to, not round for round.
 """
 
+from types import SimpleNamespace
+
 import numpy as np
 
 from ..graph import INT32_MAX, distance_inf  # INT32_MAX: the dense phase's int32 "unreached"
@@ -27,6 +29,9 @@ BLOCK_THREADS = 1024  # threads of each team block
 CLUSTER = 8  # blocks of the cluster team (NF_CLUSTER in near_far.cu)
 DENSE_BUCKETS = 64  # the dense rounds' histogram of pending distances (near_far.cu)
 INLINE_QUEUE = 2048  # entries of each of a team block's two inline queues (NF_QUEUE)
+HEAVY_ARCS = 1024  # dense rounds queue rows longer than this for the grid (near_far.cu)
+HEAVY_CHUNK = 1024  # arcs of each queued chunk (near_far.cu)
+NULL = scalar(0, np.uint64)  # a null pointer argument (8 bytes, as a device pointer)
 CTL_SIZE, CTL_ROUND, CTL_NEAR, CTL_PARITY, CTL_NEW, CTL_CARRY, CTL_TOTAL_NEAR, CTL_SUB = range(8)
 
 
@@ -57,7 +62,7 @@ def adapt_delta(delta, near, target, inf):
 class CudaOps(CudaKernelTable):
     source = "near_far.cu"
     templates = ("near_far_block", "near_far_cluster", "nf_relax_grid", "nf_predecessors_grid",
-                 "nf_carry_grid", "nf_advance", "nf_dense_round", "nf_init")
+                 "nf_carry_grid", "nf_advance", "nf_dense_round", "nf_dense_heavy", "nf_init")
     plain = ("nf_flag_entries", "nf_narrow", "nf_widen")
     types = (np.int64, np.float64, np.int32)  # int32: dense rounds on proven-small distances
 
@@ -116,17 +121,40 @@ class CudaOps(CudaKernelTable):
         self.kernel("nf_advance", T)((1,), (1,), (st.ctl, st.tctl, scalar(target, np.int32)))
 
     def dense_round(self, g, weights, dist, flag_in, flag_out, cutoff, changed, dc, round_,
-                    fmin0, delta0, target):
+                    fmin0, delta0, target, heavy=None):
         """One dense round; ``dc``: the rounds' control slots (dmin, dbase, dwidth: T[3];
-        dcount: int32[3]; dhist: int32[3 * DENSE_BUCKETS], see nf_dense_round)."""
+        dcount: int32[3]; dhist: int32[3 * DENSE_BUCKETS], see nf_dense_round). ``heavy``
+        (heavy_rows): rows longer than HEAVY_ARCS are queued there and relaxed by a second
+        launch, the grid splitting them (nf_dense_heavy); None: each walked by one warp."""
         T = dist.dtype
         n = dist.size
+        queue = (heavy.u, heavy.start, heavy.d, heavy.count) if heavy is not None else \
+            (NULL,) * 4
         self.launch("nf_dense_round", n, (
             g.indptr, g.indices, weights, scalar(n, np.int32), dist, flag_in, flag_out,
             scalar(cutoff, T), changed, dc.dmin, dc.dbase, dc.dwidth, dc.dcount, dc.dhist,
             scalar(round_, np.int32), scalar(fmin0, T), scalar(delta0, T),
-            scalar(target, np.int32)), dtype=T,
+            scalar(target, np.int32), *queue), dtype=T,
             max_blocks=self.resident_blocks("nf_dense_round", T))
+        if heavy is not None:
+            blocks = self.resident_blocks("nf_dense_heavy", T)
+            self.kernel("nf_dense_heavy", T)((blocks,), (256,), (
+                g.indptr, g.indices, weights, dist, flag_out, scalar(cutoff, T), changed,
+                dc.dmin, dc.dbase, dc.dwidth, dc.dcount, dc.dhist, scalar(round_, np.int32),
+                scalar(target, np.int32), *queue))
+
+    def heavy_rows(self, graph, dtype):
+        """The long-row queue of a graph's dense rounds (see HeavyRows in near_far.cu), or
+        None where no row is longer than HEAVY_ARCS. A round takes a vertex once, so its
+        chunks are at most m / HEAVY_CHUNK + (rows longer than HEAVY_ARCS) <
+        m / HEAVY_CHUNK + m / HEAVY_ARCS + 1."""
+        if graph.max_out_degree <= HEAVY_ARCS:
+            return None
+        xp = self.cp
+        cap = graph.m // HEAVY_CHUNK + graph.m // HEAVY_ARCS + 1
+        return SimpleNamespace(u=xp.empty(cap, dtype=np.int32),
+                               start=xp.empty(cap, dtype=np.int64),
+                               d=xp.empty(cap, dtype=dtype), count=xp.zeros(3, dtype=np.int32))
 
 
 class NumpyOps(NumpyTwin):
@@ -218,11 +246,16 @@ class NumpyOps(NumpyTwin):
         tctl[1] = adapt_delta(tctl[1].item(), near, target, inf)
         tctl[0] = fmin
 
+    def heavy_rows(self, graph, dtype):
+        """None: the twin's round relaxes every row itself, long ones included."""
+        return None
+
     def dense_round(self, g, weights, dist, flag_in, flag_out, cutoff, changed, dc, round_,
-                    fmin0, delta0, target):
+                    fmin0, delta0, target, heavy=None):
         """Relax the flagged vertices below the round's threshold from their distances at
         the start of the round (the kernel's asynchronous round reaches these values or
-        lower); the same thresholds, histogram and control slots as nf_dense_round."""
+        lower); the same thresholds, histogram and control slots as nf_dense_round.
+        ``heavy``: unused (heavy_rows)."""
         T = dist.dtype.type
         inf = distance_inf(dist.dtype)
         cur, prev, nxt = round_ % 3, (round_ + 2) % 3, (round_ + 1) % 3

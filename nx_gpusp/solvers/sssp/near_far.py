@@ -45,7 +45,9 @@ their current distances; the others stay flagged. The threshold is read off a
 histogram of the distances the previous round left pending, so that about
 ``dense_target`` vertices relax a round (random-pred 4M: 5.5M relaxations for 4.2M
 vertices instead of 11.7M without a threshold). Rows longer than 32 arcs are expanded by
-a whole warp, so skewed degrees (R-MAT) are no obstacle. Only with non-negative weights
+a whole warp, and rows longer than HEAVY_ARCS (1,024) are split into chunks that a
+second launch a round spreads over the grid (R-MAT's hubs were each round's tail: one
+warp on 64K arcs). Only with non-negative weights
 (any order then converges to the same distances). Predecessors of a handed-over run
 come from the tight-arc tree of the final distances (solvers.sssp.tree).
 """
@@ -107,12 +109,13 @@ def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, d
     dc = SimpleNamespace(dmin=dctl[:3], dbase=dctl[3:6], dwidth=dctl[6:],
                          dcount=counts[ROUNDS_PER_CHECK:ROUNDS_PER_CHECK + 3],
                          dhist=counts[ROUNDS_PER_CHECK + 3:].reshape(3, DENSE_BUCKETS))
+    heavy = ops.heavy_rows(graph, work.dtype)  # long rows split across the grid
     rounds = 0
     while True:
         changed[:] = 0
         for j in range(ROUNDS_PER_CHECK):
             ops.dense_round(g, weights, work, pair[rounds % 2], pair[1 - rounds % 2], cut,
-                            changed[j:j + 1], dc, rounds, fmin, delta, target)
+                            changed[j:j + 1], dc, rounds, fmin, delta, target, heavy)
             rounds += 1
         if not int(ex.to_host(changed)[-1]):
             break
