@@ -124,6 +124,47 @@ def test_dense_rounds_cuda_matches_twin(seed, weights, threshold):
 
 @pytest.mark.gpu
 @pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+@pytest.mark.parametrize("weights", ["int32", "int64", "float"])
+@pytest.mark.parametrize("seed", range(3))
+def test_dense_rounds_split_long_rows(seed, weights):
+    """Rows longer than HEAVY_ARCS go to the grid in chunks (nf_dense_heavy): hubs of
+    HEAVY_ARCS + 1, exactly 2 x HEAVY_CHUNK and 3 x HEAVY_CHUNK + 7 arcs among random
+    arcs, from sources that include them; the kernel's distances equal the twin's, which
+    walks every row itself, in dense_rounds and in the whole solver."""
+    from nx_gpusp.ops.near_far import HEAVY_ARCS, HEAVY_CHUNK
+
+    rng = np.random.default_rng(seed)
+    n = 6000
+    hubs = {0: HEAVY_ARCS + 1, 1: 2 * HEAVY_CHUNK, 2: 3 * HEAVY_CHUNK + 7}
+    src = np.concatenate([np.full(k, h) for h, k in hubs.items()] + [rng.integers(0, n, 30000)])
+    dst = rng.integers(0, n, len(src))
+    w = rng.integers(1, 30, len(src)) if weights != "float" else rng.uniform(0.1, 5, len(src))
+    if weights == "int64":
+        w = w * 10**6
+    graph = CSRGraph.from_edge_arrays(n, src, dst, w, directed=True)
+    assert graph.max_out_degree > HEAVY_ARCS
+    assert graph.int32_distances == (weights == "int32")
+    sources = [0, 1, 2, int(rng.integers(3, n))]
+    out = []
+    for ex in (Executor("cuda"), Executor("cpu")):
+        assert (ex.ops("near_far").heavy_rows(graph, graph.distance_dtype()) is None) == \
+            (ex.kind == "cpu")
+        dist, _pred = init_sources(ex, graph.n, sources, graph.distance_dtype())
+        flags = ex.xp.zeros(graph.n, dtype=np.uint8)
+        flags[ex.asarray(sources)] = 1
+        dense_rounds(ex, graph, dist, flags, distance_inf(graph.distance_dtype()),
+                     target=64, delta=w.max())
+        out.append(ex.to_host(dist))
+    np.testing.assert_array_equal(out[0], out[1])
+    # the whole solver handed over at once (block_cap=0), from the longest row's vertex
+    runs = [near_far_sssp(ex, graph, [2], block_cap=0, dense_fraction=10**9, want_pred=False)
+            for ex in (Executor("cuda"), Executor("cpu"))]
+    assert all(r.stats["dense_rounds"] > 0 for r in runs)
+    np.testing.assert_array_equal(*(r.executor.to_host(r.dist) for r in runs))
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
 @pytest.mark.parametrize("cluster", [1, 8])
 @pytest.mark.parametrize("kind", ["int", "float"])
 @pytest.mark.parametrize("seed", range(4))
