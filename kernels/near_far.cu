@@ -54,6 +54,10 @@ __device__ long long nf_profile[3];
 #endif
 
 #define ARC_BATCH 4
+// rows longer than HEAVY_ARCS are split into chunks of HEAVY_CHUNK arcs (HeavyRows);
+// nx_gpusp.ops.near_far's HEAVY_ARCS and HEAVY_CHUNK match
+#define HEAVY_ARCS 1024
+#define HEAVY_CHUNK 1024
 // Entries of each of a team block's two inline queues (dynamic shared memory, 2 x 12
 // bytes an entry: 48 KiB; measured on the H100: 1024 entries NY 4.63 ms, 2048 4.41,
 // 8192 5.21 - a larger carve-out of shared memory leaves less L1 cache).
@@ -87,6 +91,10 @@ __device__ __forceinline__ void lower_batch(T* dist, T cutoff, const int* v, con
 template <typename T> struct RelaxVisitor {
     T* dist; int* stamp; int round; int* next_v; int* next_count; T cutoff;
     int* q_v = nullptr; T* q_d = nullptr; int* q_count = nullptr; T thr = T(0);
+    // where set (the team's _heavy kernels), a vertex whose row is longer than
+    // HEAVY_ARCS is not queued inline: one warp of the block would walk it; it goes to
+    // the next frontier, whose round splits it over the team
+    const long long* long_rows = nullptr;
     __device__ __forceinline__ T pre(int v) const { return dist[v]; }  // a hint: stale is larger
     __device__ __forceinline__ void append(int v) const {  // once a round (stamp)
         if (atomicExch(&stamp[v], round) != round) next_v[append_slot(next_count)] = v;
@@ -100,7 +108,8 @@ template <typename T> struct RelaxVisitor {
         for (int j = 0; j < ARC_BATCH; ++j) {
             bool lowered = cand[j] < old[j];
             if (lowered && q_v != nullptr && cand[j] < thr &&
-                *static_cast<volatile int*>(q_count) < NF_QUEUE) {
+                *static_cast<volatile int*>(q_count) < NF_QUEUE &&
+                (long_rows == nullptr || long_rows[v[j] + 1] - long_rows[v[j]] <= HEAVY_ARCS)) {
                 const int slot = atomicAdd(q_count, 1);  // shared memory
                 if (slot < NF_QUEUE) {
                     q_v[slot] = v[j];
@@ -240,11 +249,11 @@ template <typename T> struct FlaggedVertices {
 // each round's tail: hundreds of dependent batches while the rest of the grid idled.
 // Slots: count[r % 3] entries for round r (cleared by round r - 1, see nf_dense_round);
 // an entry is (vertex, its distance when taken, first arc of the chunk).
-#define HEAVY_ARCS 1024  // nx_gpusp.ops.near_far's HEAVY_ARCS and HEAVY_CHUNK match
-#define HEAVY_CHUNK 1024
 template <typename T> struct HeavyRows {
-    int* u; long long* start; T* d; int* count;  // count null: rows are walked in place
-    // the calling warp (all lanes, the same row) queues row u's arcs [b, e)
+    int* u; long long* start; T* d; int* count; int cap;  // count null: rows walked in place
+    // the calling warp (all lanes, the same row) queues row u's arcs [b, e); false (the
+    // warp walks the row itself) where the row is short or the queue has no room, its
+    // reserved slots below cap then marked empty (u = -1)
     __device__ __forceinline__ bool push(int u0, T d0, long long b, long long e) const {
         if (count == nullptr || e - b <= HEAVY_ARCS) return false;
         const int lane = threadIdx.x & 31;
@@ -252,12 +261,29 @@ template <typename T> struct HeavyRows {
         int slot = 0;
         if (lane == 0) slot = atomicAdd(count, chunks);
         slot = __shfl_sync(FULL_MASK, slot, 0);
-        for (int j = lane; j < chunks; j += 32) {
-            u[slot + j] = u0;
+        const bool fits = slot <= cap - chunks;
+        for (int j = lane; j < chunks && slot + j < cap; j += 32) {
+            u[slot + j] = fits ? u0 : -1;
             d[slot + j] = d0;
             start[slot + j] = b + static_cast<long long>(j) * HEAVY_CHUNK;
         }
-        return true;
+        return fits;
+    }
+    // warps warp, warp + nwarps, ... relax the queued chunks (count: this round's entries)
+    template <typename Visitor>
+    __device__ __forceinline__ void relax(const long long* __restrict__ indptr,
+                                          const int* __restrict__ indices,
+                                          const T* __restrict__ weights, int n_queued,
+                                          long long warp, long long nwarps,
+                                          const Visitor& visit) const {
+        const int lane = threadIdx.x & 31, total = n_queued < cap ? n_queued : cap;
+        for (long long k = warp; k < total; k += nwarps) {
+            const int v = u[k];
+            if (v < 0) continue;
+            const long long b = start[k], row_end = indptr[v + 1];
+            const long long e = b + HEAVY_CHUNK < row_end ? b + HEAVY_CHUNK : row_end;
+            visit_row(indices, weights, v, d[k], b + lane, e, 32, visit);
+        }
     }
 };
 
@@ -270,7 +296,7 @@ __device__ int visit_entry_arcs(const long long* __restrict__ indptr, const int*
                                 const T* __restrict__ weights, const Entries& entries,
                                 long long count, long long warp, long long nwarps,
                                 const Visitor& visit,
-                                const HeavyRows<T>& heavy = HeavyRows<T>{nullptr, nullptr, nullptr, nullptr}) {
+                                const HeavyRows<T>& heavy = HeavyRows<T>{nullptr, nullptr, nullptr, nullptr, 0}) {
     const int lane = threadIdx.x & 31;
     int taken = 0;
     for (long long base = warp * 32; base < count; base += nwarps * 32) {
@@ -431,12 +457,13 @@ __device__ __forceinline__ T team_min(const Team& team, RoundCounters<T>* local)
 
 // Up to max_rounds rounds while 0 < size <= cap; `local` is this block's RoundCounters[2]
 // in shared memory.
-template <typename T, typename Team>
+template <typename T, bool HEAVY, typename Team>
 __device__ __forceinline__ void team_rounds(
         const Team& team, RoundCounters<T>* local, const long long* __restrict__ indptr,
         const int* __restrict__ indices, const T* __restrict__ weights, T* dist, int* pred,
         int* stamp, int* fv, T* fd, int* gv, T* gd, int* ctl, T* tctl, int cap, int max_rounds,
-        int track_pred, T cutoff, int target, int inline_on) {
+        int track_pred, T cutoff, int target, int inline_on, int* heavy_u,
+        long long* heavy_start, T* heavy_d, int* heavy_count, int heavy_cap) {
     // with inline_on, the block's two inline queues (dynamic shared memory: vertices,
     // then distances) and their counts (see RelaxVisitor)
     extern __shared__ __align__(16) unsigned char nf_shared[];
@@ -458,6 +485,11 @@ __device__ __forceinline__ void team_rounds(
     int size = ctl[0], round = ctl[1], parity = ctl[3], total_near = ctl[6], sub_rounds = ctl[7];
     T fmin = tctl[0], delta = tctl[1];
     if (threadIdx.x == 0) { reset(local[0]); reset(local[1]); }
+    // HEAVY (the _heavy kernels, for graphs with rows longer than HEAVY_ARCS): such rows
+    // are split over the whole team after the round's visit (HeavyRows), one count slot
+    // a round parity; a warp of the team on an R-MAT hub's 64K arcs was most of a run.
+    // The other kernels keep the plain visit (the queue's code costs registers).
+    if (HEAVY && leader) heavy_count[0] = heavy_count[1] = 0;
     team.sync();
     for (int r = 0; r < max_rounds && size > 0 && size <= cap; ++r) {
         ++round;
@@ -471,8 +503,20 @@ __device__ __forceinline__ void team_rounds(
         RelaxVisitor<T> relax{dist, stamp, round, nv, &c->next, cutoff};
         if (inline_on) {
             relax.q_v = q_v[0]; relax.q_d = q_d[0]; relax.q_count = &q_count[0]; relax.thr = thr;
+            if (HEAVY) relax.long_rows = indptr;
         }
-        const int seen = visit_near_arcs(indptr, indices, weights, cv, cd, size, thr, warp, nwarps, relax);
+        int seen;
+        if constexpr (HEAVY) {
+            const HeavyRows<T> heavy{heavy_u, heavy_start, heavy_d, heavy_count + (round & 1),
+                                     heavy_cap};
+            seen = visit_entry_arcs(indptr, indices, weights, NearEntries<T>{cv, cd, thr}, size,
+                                    warp, nwarps, relax, heavy);
+            team.sync();  // every row queued; the other slot was last read a round ago
+            if (leader) heavy_count[(round + 1) & 1] = 0;
+            heavy.relax(indptr, indices, weights, heavy_count[round & 1], warp, nwarps, relax);
+        } else {
+            seen = visit_near_arcs(indptr, indices, weights, cv, cd, size, thr, warp, nwarps, relax);
+        }
         if ((threadIdx.x & 31) == 0 && seen) atomicAdd(&c->near, seen);
         if (inline_on) {  // block sub-rounds: relax the queue, queueing into the other one
             __syncthreads();
@@ -530,15 +574,21 @@ __device__ __forceinline__ void team_rounds(
     const long long* __restrict__ indptr, const int* __restrict__ indices,                  \
         const T* __restrict__ weights, T* dist, int* pred, int* stamp, int* fv, T* fd, int* gv, \
         T* gd, int* ctl, T* tctl, int cap, int max_rounds, int track_pred, T cutoff, int target, \
-        int inline_on
+        int inline_on, int* heavy_u, long long* heavy_start, T* heavy_d, int* heavy_count,       \
+        int heavy_cap
 #define NF_TEAM_ARGS                                                                         \
     indptr, indices, weights, dist, pred, stamp, fv, fd, gv, gd, ctl, tctl, cap, max_rounds, \
-        track_pred, cutoff, target, inline_on
+        track_pred, cutoff, target, inline_on, heavy_u, heavy_start, heavy_d, heavy_count,     \
+        heavy_cap
 
-// One block (launch: grid 1, NF block threads).
+// One block (launch: grid 1, NF block threads); _heavy: long rows split (team_rounds).
 template <typename T> __global__ void __launch_bounds__(1024) near_far_block(NF_TEAM_PARAMS) {
     __shared__ RoundCounters<T> counters[2];
-    team_rounds(BlockTeam{}, counters, NF_TEAM_ARGS);
+    team_rounds<T, false>(BlockTeam{}, counters, NF_TEAM_ARGS);
+}
+template <typename T> __global__ void __launch_bounds__(1024) near_far_block_heavy(NF_TEAM_PARAMS) {
+    __shared__ RoundCounters<T> counters[2];
+    team_rounds<T, true>(BlockTeam{}, counters, NF_TEAM_ARGS);
 }
 
 // One cluster of NF_CLUSTER blocks (launch: grid NF_CLUSTER; Hopper and later only).
@@ -546,7 +596,14 @@ template <typename T>
 __global__ void NF_CLUSTER_DIMS __launch_bounds__(1024) near_far_cluster(NF_TEAM_PARAMS) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     __shared__ RoundCounters<T> counters[2];
-    team_rounds(ClusterTeam{}, counters, NF_TEAM_ARGS);
+    team_rounds<T, false>(ClusterTeam{}, counters, NF_TEAM_ARGS);
+#endif
+}
+template <typename T>
+__global__ void NF_CLUSTER_DIMS __launch_bounds__(1024) near_far_cluster_heavy(NF_TEAM_PARAMS) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    __shared__ RoundCounters<T> counters[2];
+    team_rounds<T, true>(ClusterTeam{}, counters, NF_TEAM_ARGS);
 #endif
 }
 
@@ -674,7 +731,7 @@ __global__ void __launch_bounds__(256, sizeof(T) == 4 ? 6 : 4)
                    unsigned char* flag_out, T cutoff, int* changed, T* dmin, T* dbase,
                    T* dwidth, int* dcount, int* dhist, int round, T fmin0, T delta0,
                    int target, int* heavy_u, long long* heavy_start, T* heavy_d,
-                   int* heavy_count) {
+                   int* heavy_count, int heavy_cap) {
     const int cur = round % 3, prev = (round + 2) % 3, nxt = (round + 1) % 3;
     T thr, base = fmin0, width = delta0 / 4 > T(0) ? delta0 / 4 : T(1);
     if (round == 0) {
@@ -714,7 +771,8 @@ __global__ void __launch_bounds__(256, sizeof(T) == 4 ? 6 : 4)
     const int taken = visit_entry_arcs(
         indptr, indices, weights, FlaggedVertices<T>{flag_in, flag_out, dist, thr, pending},
         n, global_thread_id() >> 5, grid_stride() >> 5, lower,
-        HeavyRows<T>{heavy_u, heavy_start, heavy_d, heavy_count == nullptr ? nullptr : heavy_count + cur});
+        HeavyRows<T>{heavy_u, heavy_start, heavy_d,
+                     heavy_count == nullptr ? nullptr : heavy_count + cur, heavy_cap});
     if (__any_sync(FULL_MASK, any) && (threadIdx.x & 31) == 0) *changed = 1;
     block_reduce_into(low, taken, s_hist, &dmin[cur], &dcount[cur], dhist + cur * DENSE_BUCKETS);
 }
@@ -729,10 +787,9 @@ __global__ void __launch_bounds__(256, sizeof(T) == 4 ? 6 : 4)
     nf_dense_heavy(const long long* __restrict__ indptr, const int* __restrict__ indices,
                    const T* __restrict__ weights, T* dist, unsigned char* flag_out, T cutoff,
                    int* changed, T* dmin, const T* dbase, const T* dwidth, int* dcount,
-                   int* dhist, int round, int target, const int* heavy_u,
-                   const long long* heavy_start, const T* heavy_d, const int* heavy_count) {
+                   int* dhist, int round, int target, int* heavy_u, long long* heavy_start,
+                   T* heavy_d, int* heavy_count, int heavy_cap) {
     const int cur = round % 3, lane = threadIdx.x & 31;
-    const int count = heavy_count[cur];
     __shared__ int s_hist[DENSE_BUCKETS];
     if (threadIdx.x < DENSE_BUCKETS) s_hist[threadIdx.x] = 0;
     __syncthreads();
@@ -740,12 +797,9 @@ __global__ void __launch_bounds__(256, sizeof(T) == 4 ? 6 : 4)
     T low = DistTraits<T>::inf();
     const Pending<T> pending{&any, &low, target > 0 ? s_hist : nullptr, dbase[cur], dwidth[cur]};
     const FlagVisitor<T> lower{dist, flag_out, pending, cutoff};
-    for (long long k = global_thread_id() >> 5; k < count; k += grid_stride() >> 5) {
-        const int u = heavy_u[k];
-        const long long b = heavy_start[k], row_end = indptr[u + 1];
-        const long long e = b + HEAVY_CHUNK < row_end ? b + HEAVY_CHUNK : row_end;
-        visit_row(indices, weights, u, heavy_d[k], b + lane, e, 32, lower);
-    }
+    const HeavyRows<T> heavy{heavy_u, heavy_start, heavy_d, heavy_count + cur, heavy_cap};
+    heavy.relax(indptr, indices, weights, heavy_count[cur], global_thread_id() >> 5,
+                grid_stride() >> 5, lower);
     if (__any_sync(FULL_MASK, any) && lane == 0) *changed = 1;
     block_reduce_into(low, 0, s_hist, &dmin[cur], &dcount[cur], dhist + cur * DENSE_BUCKETS);
 }

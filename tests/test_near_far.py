@@ -54,6 +54,19 @@ def test_near_far_negative_weights(device, seed, shape):
     assert_paths_valid(G, paths, dist, s)
 
 
+def _assert_tight_tree(graph, dist, pred, source):
+    """Every reached vertex but the source has a predecessor through a tight arc."""
+    reached = dist != distance_inf(dist.dtype)
+    for v in np.flatnonzero(reached):
+        if v == source:
+            continue
+        u = int(pred[v])
+        assert u >= 0, v
+        row = slice(graph.indptr[u], graph.indptr[u + 1])
+        heads, weights = graph.indices[row], graph.weights[row]
+        assert np.any((heads == v) & (dist[u] + weights == dist[v])), (u, v)
+
+
 def _random_csr(seed, n, m, kind):
     rng = np.random.default_rng(seed)
     src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
@@ -130,7 +143,8 @@ def test_dense_rounds_split_long_rows(seed, weights):
     """Rows longer than HEAVY_ARCS go to the grid in chunks (nf_dense_heavy): hubs of
     HEAVY_ARCS + 1, exactly 2 x HEAVY_CHUNK and 3 x HEAVY_CHUNK + 7 arcs among random
     arcs, from sources that include them; the kernel's distances equal the twin's, which
-    walks every row itself, in dense_rounds and in the whole solver."""
+    walks every row itself, in dense_rounds and in the whole solver (dense and team
+    rounds); CUDA's predecessors form a tree of tight arcs."""
     from nx_gpusp.ops.near_far import HEAVY_ARCS, HEAVY_CHUNK
 
     rng = np.random.default_rng(seed)
@@ -156,11 +170,18 @@ def test_dense_rounds_split_long_rows(seed, weights):
                      target=64, delta=w.max())
         out.append(ex.to_host(dist))
     np.testing.assert_array_equal(out[0], out[1])
-    # the whole solver handed over at once (block_cap=0), from the longest row's vertex
-    runs = [near_far_sssp(ex, graph, [2], block_cap=0, dense_fraction=10**9, want_pred=False)
-            for ex in (Executor("cuda"), Executor("cpu"))]
-    assert all(r.stats["dense_rounds"] > 0 for r in runs)
-    np.testing.assert_array_equal(*(r.executor.to_host(r.dist) for r in runs))
+    # the whole solver from the longest row's vertex: handed over at once (block_cap=0),
+    # and in team rounds (one block, a cluster; lengths only, inline, and with
+    # predecessors), which split long rows over the team
+    shapes = [dict(block_cap=0, dense_fraction=10**9, want_pred=False)] + [
+        dict(cluster=c, dense_fraction=0, want_pred=p) for c in (1, 8) for p in (False, True)]
+    for kw in shapes:
+        runs = [near_far_sssp(ex, graph, [2], **kw) for ex in (Executor("cuda"), Executor("cpu"))]
+        assert all(("dense_rounds" in r.stats) == (kw["dense_fraction"] > 0) for r in runs), kw
+        np.testing.assert_array_equal(*(r.executor.to_host(r.dist) for r in runs))
+        if kw["want_pred"]:
+            pred, dist = (runs[0].executor.to_host(x) for x in (runs[0].pred, runs[0].dist))
+            _assert_tight_tree(graph, dist, pred, 2)
 
 
 @pytest.mark.gpu

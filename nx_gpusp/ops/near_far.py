@@ -61,7 +61,8 @@ def adapt_delta(delta, near, target, inf):
 
 class CudaOps(CudaKernelTable):
     source = "near_far.cu"
-    templates = ("near_far_block", "near_far_cluster", "nf_relax_grid", "nf_predecessors_grid",
+    templates = ("near_far_block", "near_far_cluster", "near_far_block_heavy",
+                 "near_far_cluster_heavy", "nf_relax_grid", "nf_predecessors_grid",
                  "nf_carry_grid", "nf_advance", "nf_dense_round", "nf_dense_heavy", "nf_init")
     plain = ("nf_flag_entries", "nf_narrow", "nf_widen")
     types = (np.int64, np.float64, np.int32)  # int32: dense rounds on proven-small distances
@@ -91,16 +92,19 @@ class CudaOps(CudaKernelTable):
         self.launch("nf_widen", dist.size, (work, dist, scalar(dist.size, np.int32)))
 
     def block_rounds(self, g, st, cap, max_rounds, track_pred, cutoff, team, target,
-                     inline=False):
-        """``inline``: block sub-rounds, with two queues of INLINE_QUEUE entries."""
+                     inline=False, heavy=None):
+        """``inline``: block sub-rounds, with two queues of INLINE_QUEUE entries.
+        ``heavy`` (heavy_rows): rows longer than HEAVY_ARCS are split over the team after
+        each round's visit; None: each walked by one warp."""
         T = st.dist.dtype
-        name = "near_far_block" if team == 1 else "near_far_cluster"
+        name = ("near_far_block" if team == 1 else "near_far_cluster") + \
+            ("" if heavy is None else "_heavy")
         shared = 2 * INLINE_QUEUE * (4 + T.itemsize) if inline else 0
         self.kernel_with_shared(name, T, shared)((team,), (BLOCK_THREADS,), (
             g.indptr, g.indices, g.weights, st.dist, st.pred, st.stamp, st.fv, st.fd, st.gv,
             st.gd, st.ctl, st.tctl, scalar(cap, np.int32), scalar(max_rounds, np.int32),
             scalar(int(track_pred), np.int32), scalar(cutoff, T), scalar(target, np.int32),
-            scalar(int(inline), np.int32)), shared_mem=shared)
+            scalar(int(inline), np.int32), *_queue(heavy)), shared_mem=shared)
 
     def grid_round(self, g, st, size, parity, track_pred, cutoff, target):
         """One round over the whole grid; the frontier (``size`` entries) is in buffer
@@ -128,8 +132,7 @@ class CudaOps(CudaKernelTable):
         launch, the grid splitting them (nf_dense_heavy); None: each walked by one warp."""
         T = dist.dtype
         n = dist.size
-        queue = (heavy.u, heavy.start, heavy.d, heavy.count) if heavy is not None else \
-            (NULL,) * 4
+        queue = _queue(heavy)
         self.launch("nf_dense_round", n, (
             g.indptr, g.indices, weights, scalar(n, np.int32), dist, flag_in, flag_out,
             scalar(cutoff, T), changed, dc.dmin, dc.dbase, dc.dwidth, dc.dcount, dc.dhist,
@@ -144,17 +147,26 @@ class CudaOps(CudaKernelTable):
                 scalar(target, np.int32), *queue))
 
     def heavy_rows(self, graph, dtype):
-        """The long-row queue of a graph's dense rounds (see HeavyRows in near_far.cu), or
-        None where no row is longer than HEAVY_ARCS. A round takes a vertex once, so its
-        chunks are at most m / HEAVY_CHUNK + (rows longer than HEAVY_ARCS) <
-        m / HEAVY_CHUNK + m / HEAVY_ARCS + 1."""
+        """The long-row queue of a graph's team and dense rounds (HeavyRows in
+        near_far.cu), or None where no row is longer than HEAVY_ARCS. A dense round takes
+        a vertex once, so its chunks fit m / HEAVY_CHUNK + m / HEAVY_ARCS + 1 entries; a
+        row that finds no room (a team round's frontier may hold a vertex twice) is
+        walked in place by its warp."""
         if graph.max_out_degree <= HEAVY_ARCS:
             return None
         xp = self.cp
         cap = graph.m // HEAVY_CHUNK + graph.m // HEAVY_ARCS + 1
         return SimpleNamespace(u=xp.empty(cap, dtype=np.int32),
                                start=xp.empty(cap, dtype=np.int64),
-                               d=xp.empty(cap, dtype=dtype), count=xp.zeros(3, dtype=np.int32))
+                               d=xp.empty(cap, dtype=dtype), count=xp.zeros(3, dtype=np.int32),
+                               cap=cap)
+
+
+def _queue(heavy):
+    """The kernels' long-row queue arguments (HeavyRows): null pointers for none."""
+    if heavy is None:
+        return (NULL,) * 4 + (scalar(0, np.int32),)
+    return heavy.u, heavy.start, heavy.d, heavy.count, scalar(heavy.cap, np.int32)
 
 
 class NumpyOps(NumpyTwin):
@@ -213,7 +225,8 @@ class NumpyOps(NumpyTwin):
         dist[:] = np.where(work == INT32_MAX, dist.dtype.type(distance_inf(dist.dtype)), work)
 
     def block_rounds(self, g, st, cap, max_rounds, track_pred, cutoff, team, target,
-                     inline=False):
+                     inline=False, heavy=None):
+        """``heavy``: unused (heavy_rows)."""
         ctl, tctl = st.ctl, st.tctl
         size, round_, parity = int(ctl[CTL_SIZE]), int(ctl[CTL_ROUND]), int(ctl[CTL_PARITY])
         fmin, delta = tctl[0].item(), tctl[1].item()

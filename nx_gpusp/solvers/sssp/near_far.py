@@ -47,7 +47,8 @@ histogram of the distances the previous round left pending, so that about
 vertices instead of 11.7M without a threshold). Rows longer than 32 arcs are expanded by
 a whole warp, and rows longer than HEAVY_ARCS (1,024) are split into chunks that a
 second launch a round spreads over the grid (R-MAT's hubs were each round's tail: one
-warp on 64K arcs). Only with non-negative weights
+warp on 64K arcs); the team rounds likewise split them over the team's warps after each
+round's visit. Only with non-negative weights
 (any order then converges to the same distances). Predecessors of a handed-over run
 come from the tight-arc tree of the final distances (solvers.sssp.tree).
 """
@@ -198,11 +199,12 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
     launches = 0
     dense = _dense_ok(graph, dense_fraction)
     team_target, block_cap = _team_sizes(team, team_target, block_cap)
+    heavy = ops.heavy_rows(graph, dtype)  # long rows split over the team
     while host_ctl[CTL_SIZE] > 0:
         size = int(host_ctl[CTL_SIZE])
         if size <= block_cap:
             ops.block_rounds(g, st, block_cap, guard.max_rounds, track_pred, cut, team,
-                             team_target, bool(inline) and not track_pred)
+                             team_target, bool(inline) and not track_pred, heavy)
         else:
             ops.grid_round(g, st, size, int(host_ctl[CTL_PARITY]), track_pred, cut,
                            grid_target)
