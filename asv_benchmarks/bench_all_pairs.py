@@ -7,6 +7,9 @@ import networkx as nx
 import numpy as np
 
 from nx_gpusp.bench import PEERS, all_pairs_runner, kernel_runner, peer_runner, peer_skip_reason
+from nx_gpusp.graph import CSRGraph
+from nx_gpusp.ops.floyd_warshall_dpx import LANES
+from nx_gpusp.solvers.apsp.floyd_warshall_dpx import choose_lane
 
 from . import workloads as W
 
@@ -42,6 +45,40 @@ class FloydWarshall(_FloydWarshallCase):
     def time_floyd_warshall(self, workload, impl):
         self.run()
 
+
+
+class FloydWarshallLanes:
+    """fw-dpx by distance lane (its ``lane`` option) on the Floyd-Warshall workloads'
+    arcs with every weight 1 (the only weight for which the int16 pairs fit at
+    n = 8192), f32 on those weights as floats, f64 on floats uniform in 1..2: the
+    lanes' rows of the kernel race (min-plus ops/s: n**3 over the time). A lane that
+    cannot hold the graph's distances is skipped with the lane check's reason."""
+
+    param_names = ["workload", "lane"]
+    params = [W.workloads("floyd-warshall"), list(LANES)]
+    number = 1
+    repeat = (2, 10, 60.0)
+    warmup_time = 0
+    timeout = 900
+
+    def setup(self, workload, lane):
+        base = W.load_graph(W.case_of(workload, "floyd-warshall"))
+        if lane == "f64":
+            weights = np.random.default_rng(1).uniform(1.0, 2.0, base.m)
+        else:
+            weights = np.ones(base.m, dtype=np.float64 if lane == "f32" else np.int64)
+        graph = CSRGraph(base.indptr, base.indices, weights, directed=base.directed,
+                         weight_attr="weight")
+        try:
+            choose_lane(graph, lane)
+        except ValueError as exc:
+            raise NotImplementedError(str(exc)) from None
+        self.run = kernel_runner("floyd-warshall", W.method("floyd-warshall", "fw-dpx"),
+                                 graph, W.executor(), {"lane": lane})
+        W.warm_up(self.run, key=f"{workload}:fw-dpx-lane:{lane}")
+
+    def time_floyd_warshall_lane(self, workload, lane):
+        self.run()
 
 class AllPairsSSSP:
     """Every registered all-pairs method (all sources, distances only, synchronised);

@@ -37,6 +37,7 @@ export NX_GPUSP_BENCH_SCALE=gpu NX_GPUSP_BENCH_DEVICE=cuda PYTHONUNBUFFERED=1
 case "${ASV_PROFILE:-kernels}" in
     kernels)  # every method, kernel time, beside NetworkX and SciPy; conversion; e2e
         P_CLASSES="bench_networkx_calls.Convert bench_all_pairs.FloydWarshall
+            bench_all_pairs.FloydWarshallLanes
             bench_single_source.SSSP bench_networkx_calls.EndToEnd
             bench_all_pairs.AllPairsSSSP bench_single_source.BellmanFord"
         P_WORKLOADS=NY-synthetic,NY-negative,fw-1024,gnutella04 ;;
