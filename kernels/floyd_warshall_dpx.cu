@@ -125,33 +125,6 @@ __device__ __forceinline__ void store_words(W* dst, const W* regs) {
     *reinterpret_cast<typename Words<N, W>::V*>(dst) = u.v;
 }
 
-template <int N, class W>
-__device__ __forceinline__ void copy_words(W* dst, const W* src) {
-    typedef typename Words<N, W>::V V;
-    *reinterpret_cast<V*>(dst) = *reinterpret_cast<const V*>(src);
-}
-
-// rows x TW words from src to dst (src_ld / dst_ld words per row: a global tile's ldw,
-// or TW in shared memory), 16 bytes a copy
-template <class Lane, int ROWS>
-__device__ __forceinline__ void copy_rows(typename Lane::W* dst, long long dst_ld,
-                                          const typename Lane::W* src, long long src_ld,
-                                          int tid) {
-    typedef Micro<Lane> M;
-    constexpr int PER_ROW = M::TW / M::VEC;
-    for (int x = tid; x < ROWS * PER_ROW; x += THREADS * THREADS) {
-        const int r = x / PER_ROW, w = (x % PER_ROW) * M::VEC;
-        copy_words<M::VEC>(dst + r * dst_ld + w, src + r * src_ld + w);
-    }
-}
-
-// rows x TW words from global (ld words per row) to shared (TW per row)
-template <class Lane, int ROWS>
-__device__ __forceinline__ void load_rows(typename Lane::W* dst, const typename Lane::W* src,
-                                          long long ld, int tid) {
-    copy_rows<Lane, ROWS>(dst, Micro<Lane>::TW, src, ld, tid);
-}
-
 template <class Lane>
 __device__ __forceinline__ void load_micro(typename Lane::W (*acc)[Micro<Lane>::MC],
                                            const typename Lane::W* c_tile, long long ldw,

@@ -242,13 +242,15 @@ template <typename T> struct FlaggedVertices {
     }
 };
 
-// Rows longer than HEAVY_ARCS met by a dense round are not walked by the warp that took
-// their vertex: the warp splits them into chunks of HEAVY_CHUNK arcs, queued for
-// nf_dense_heavy, where every warp of the grid takes one chunk at a time. One warp on a
-// hub's row (R-MAT 20: 64K arcs, 6,196 rows past 1,024 holding 42% of the arcs) was
-// each round's tail: hundreds of dependent batches while the rest of the grid idled.
-// Slots: count[r % 3] entries for round r (cleared by round r - 1, see nf_dense_round);
-// an entry is (vertex, its distance when taken, first arc of the chunk).
+// Rows longer than HEAVY_ARCS met by a dense or team round are not walked by the warp
+// that took their vertex: the warp splits them into chunks of HEAVY_CHUNK arcs, queued
+// here, and every warp of the grid (nf_dense_heavy) or of the team (team_rounds) takes
+// one chunk at a time. One warp on a hub's row (R-MAT 20: 64K arcs, 6,196 rows past
+// 1,024 holding 42% of the arcs) was each round's tail: hundreds of dependent batches
+// while the rest idled. `count` is the round's slot: dense round r uses count[r % 3]
+// (cleared by round r - 1, see nf_dense_round), team round r count[r & 1] (the other
+// slot cleared after its barrier). An entry is (vertex, its distance when taken, first
+// arc of the chunk).
 template <typename T> struct HeavyRows {
     int* u; long long* start; T* d; int* count; int cap;  // count null: rows walked in place
     // the calling warp (all lanes, the same row) queues row u's arcs [b, e); false (the
