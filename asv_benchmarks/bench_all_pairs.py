@@ -46,20 +46,16 @@ class FloydWarshall(_FloydWarshallCase):
         self.run()
 
 
-
-class FloydWarshallLanes:
+class FloydWarshallLanes(_FloydWarshallCase):
     """fw-dpx by distance lane (its ``lane`` option) on the Floyd-Warshall workloads'
     arcs with every weight 1 (the only weight for which the int16 pairs fit at
     n = 8192), f32 on those weights as floats, f64 on floats uniform in 1..2: the
     lanes' rows of the kernel race (min-plus ops/s: n**3 over the time). A lane that
-    cannot hold the graph's distances is skipped with the lane check's reason."""
+    cannot hold the graph's distances is skipped with the lane check's reason. Timing
+    settings as FloydWarshall's."""
 
     param_names = ["workload", "lane"]
     params = [W.workloads("floyd-warshall"), list(LANES)]
-    number = 1
-    repeat = (2, 10, 60.0)
-    warmup_time = 0
-    timeout = 900
 
     def setup(self, workload, lane):
         base = W.load_graph(W.case_of(workload, "floyd-warshall"))
@@ -79,6 +75,7 @@ class FloydWarshallLanes:
 
     def time_floyd_warshall_lane(self, workload, lane):
         self.run()
+
 
 class AllPairsSSSP:
     """Every registered all-pairs method (all sources, distances only, synchronised);
