@@ -187,3 +187,17 @@ def assert_same_value(got, expected, strict_types=True, ordered=True):
             assert math.isclose(got, expected, rel_tol=1e-12, abs_tol=1e-12), (got, expected)
         else:  # infinities, and what is not a number (None, a label)
             assert got == expected, (got, expected)
+
+
+def assert_tight_tree(G, dist, pred, sources, reached):
+    """pred: tight arcs only, exactly the reached non-sources have one, no cycle."""
+    heads = np.flatnonzero(pred >= 0)
+    assert all(dist[u] + G[u][v]["weight"] == dist[v]
+               for u, v in zip(pred[heads].tolist(), heads.tolist()))
+    assert set(heads.tolist()) | set(sources) == reached
+    assert not set(heads.tolist()) & set(sources)
+    n = len(pred)
+    anc = np.where(pred >= 0, pred, np.arange(n))
+    for _ in range(int(n).bit_length() + 1):
+        anc = anc[anc]
+    assert (pred[anc] < 0).all(), "a predecessor cycle"

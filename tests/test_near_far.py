@@ -6,7 +6,8 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from graphs import assert_lengths_equal, assert_paths_valid, graph_cases, random_graph
+from graphs import (assert_lengths_equal, assert_paths_valid, assert_tight_tree, graph_cases,
+                    random_graph)
 from nx_gpusp.convert import to_networkx
 from nx_gpusp.executor import Executor, cuda_available
 from nx_gpusp.graph import CSRGraph
@@ -52,19 +53,6 @@ def test_near_far_negative_weights(device, seed, shape):
     dist, paths = nx.single_source_bellman_ford(G, s, **kw)
     assert_lengths_equal(dist, expected)
     assert_paths_valid(G, paths, dist, s)
-
-
-def _assert_tight_tree(graph, dist, pred, source):
-    """Every reached vertex but the source has a predecessor through a tight arc."""
-    reached = dist != distance_inf(dist.dtype)
-    for v in np.flatnonzero(reached):
-        if v == source:
-            continue
-        u = int(pred[v])
-        assert u >= 0, v
-        row = slice(graph.indptr[u], graph.indptr[u + 1])
-        heads, weights = graph.indices[row], graph.weights[row]
-        assert np.any((heads == v) & (dist[u] + weights == dist[v])), (u, v)
 
 
 def _random_csr(seed, n, m, kind):
@@ -150,13 +138,15 @@ def test_dense_rounds_split_long_rows(seed, weights):
     rng = np.random.default_rng(seed)
     n = 6000
     hubs = {0: HEAVY_ARCS + 1, 1: 2 * HEAVY_CHUNK, 2: 3 * HEAVY_CHUNK + 7}
-    src = np.concatenate([np.full(k, h) for h, k in hubs.items()] + [rng.integers(0, n, 30000)])
-    dst = rng.integers(0, n, len(src))
+    others = rng.integers(3, n, 30000)  # no arc from a hub but its own: exact row lengths
+    src = np.concatenate([np.full(k, h) for h, k in hubs.items()] + [others])
+    dst = np.concatenate([rng.choice(n, k, replace=False) for k in hubs.values()]
+                         + [rng.integers(0, n, len(others))])
     w = rng.integers(1, 30, len(src)) if weights != "float" else rng.uniform(0.1, 5, len(src))
     if weights == "int64":
         w = w * 10**6
     graph = CSRGraph.from_edge_arrays(n, src, dst, w, directed=True)
-    assert graph.max_out_degree > HEAVY_ARCS
+    assert [int(graph.out_degree[h]) for h in hubs] == list(hubs.values())
     assert graph.int32_distances == (weights == "int32")
     sources = [0, 1, 2, int(rng.integers(3, n))]
     out = []
@@ -181,7 +171,8 @@ def test_dense_rounds_split_long_rows(seed, weights):
         np.testing.assert_array_equal(*(r.executor.to_host(r.dist) for r in runs))
         if kw["want_pred"]:
             pred, dist = (runs[0].executor.to_host(x) for x in (runs[0].pred, runs[0].dist))
-            _assert_tight_tree(graph, dist, pred, 2)
+            reached = set(np.flatnonzero(dist != distance_inf(dist.dtype)).tolist())
+            assert_tight_tree(to_networkx(graph), dist, pred, [2], reached)
 
 
 @pytest.mark.gpu

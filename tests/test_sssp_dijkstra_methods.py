@@ -7,7 +7,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from graphs import (assert_lengths_equal, assert_same_arrays, run_on_both, assert_paths_valid, graph_cases, path_length,
+from graphs import (assert_lengths_equal, assert_tight_tree, assert_same_arrays, run_on_both, assert_paths_valid, graph_cases, path_length,
                     random_graph)
 from nx_gpusp.convert import to_networkx
 from nx_gpusp.executor import Executor, cuda_available
@@ -127,7 +127,6 @@ def test_min_out_weight_exact():
     G = CSRGraph.from_edge_arrays(4, [0, 0, 2], [1, 2, 0], [(1 << 60) + 3, (1 << 60) + 1, 5])
     assert G.min_out_weight.tolist() == [(1 << 60) + 1, np.iinfo(np.int64).max, 5,
                                             np.iinfo(np.int64).max]
-
 
 
 # -- CUDA kernels against their NumPy twins (GPU only) ----------------------------------
@@ -350,15 +349,3 @@ def _multi_source_bellman_ford(G, sources):
     return lengths
 
 
-def assert_tight_tree(G, dist, pred, sources, reached):
-    """pred: tight arcs only, exactly the reached non-sources have one, no cycle."""
-    heads = np.flatnonzero(pred >= 0)
-    assert all(dist[u] + G[u][v]["weight"] == dist[v]
-               for u, v in zip(pred[heads].tolist(), heads.tolist()))
-    assert set(heads.tolist()) | set(sources) == reached
-    assert not set(heads.tolist()) & set(sources)
-    n = len(pred)
-    anc = np.where(pred >= 0, pred, np.arange(n))
-    for _ in range(int(n).bit_length() + 1):
-        anc = anc[anc]
-    assert (pred[anc] < 0).all(), "a predecessor cycle"
