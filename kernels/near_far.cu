@@ -30,16 +30,16 @@
 // multiprocessors wrote in this launch (frontier, distances, stamps) is read through
 // L2 (__ldcg) after a barrier.
 //
-// nf_dense_round: the dense phase after near-far's hand-over (flag rounds, no frontier
-// queue): a vertex flagged in flag_in clears its flag and, if its CURRENT distance is
-// below the round's threshold (near-far's rule on flags; the threshold is read off a
-// histogram of the distances the previous round left pending, so that about `target`
-// vertices relax a round), relaxes its out-arcs from it (asynchronous, as Safari & Ebnenasir's
-// LBR with k = 1), lowering with atomicMin and flagging the lowered heads in flag_out
-// (the two arrays alternate by round); a vertex above the threshold stays flagged. No
-// second array and no update kernel per round, unlike Harish's rounds; with
-// non-negative weights any processing order converges to the same distances. The host
-// runs it on int32 distances when every finite distance fits.
+// nf_dense_rounds: the dense phase after near-far's hand-over (flag rounds, no frontier
+// queue, all in one cooperative launch): a vertex flagged in flag_in clears its flag
+// and, if its CURRENT distance is below the round's threshold (near-far's rule on flags;
+// the threshold is read off a histogram of the distances the previous round left
+// pending, so that about `target` vertices relax a round), relaxes its out-arcs from it
+// (asynchronous, as Safari & Ebnenasir's LBR with k = 1), lowering with atomicMin and
+// flagging the lowered heads in flag_out (the two arrays alternate by round); a vertex
+// above the threshold stays flagged. No second array and no update kernel per round,
+// unlike Harish's rounds; with non-negative weights any processing order converges to
+// the same distances. The host runs it on int32 distances when every finite distance fits.
 // ctl (int32): [0] size, [1] round, [2] near entries of the round in progress, [3] parity
 // (0: frontier in fv/fd, 1: in gv/gd), [4] new entries, [5] carried entries,
 // [6] total near entries processed (int, saturating statistics are not needed here),
@@ -244,13 +244,13 @@ template <typename T> struct FlaggedVertices {
 
 // Rows longer than HEAVY_ARCS met by a dense or team round are not walked by the warp
 // that took their vertex: the warp splits them into chunks of HEAVY_CHUNK arcs, queued
-// here, and every warp of the grid (nf_dense_heavy) or of the team (team_rounds) takes
-// one chunk at a time. One warp on a hub's row (R-MAT 20: 64K arcs, 6,196 rows past
-// 1,024 holding 42% of the arcs) was each round's tail: hundreds of dependent batches
-// while the rest idled. `count` is the round's slot: dense round r uses count[r % 3]
-// (cleared by round r - 1, see nf_dense_round), team round r count[r & 1] (the other
-// slot cleared after its barrier). An entry is (vertex, its distance when taken, first
-// arc of the chunk).
+// here, and every warp of the grid (nf_dense_rounds, after a grid barrier) or of the
+// team (team_rounds) takes one chunk at a time. One warp on a hub's row (R-MAT 20: 64K
+// arcs, 6,196 rows past 1,024 holding 42% of the arcs) was each round's tail: hundreds
+// of dependent batches while the rest idled. `count` is the round's slot: dense round r
+// uses count[r % 3] (cleared by round r - 1, see nf_dense_rounds), team round r
+// count[r & 1] (the other slot cleared after its barrier). An entry is (vertex, its
+// distance when taken, first arc of the chunk).
 template <typename T> struct HeavyRows {
     int* u; long long* start; T* d; int* count; int cap;  // count null: rows walked in place
     // the calling warp (all lanes, the same row) queues row u's arcs [b, e); false (the
@@ -289,11 +289,53 @@ template <typename T> struct HeavyRows {
     }
 };
 
+// The arcs of the warp's short rows (lane l: row [beg, beg + deg) from du; deg 0: none)
+// dealt out over the lanes in order, a row's arcs on consecutive lanes: coalesced
+// loads, and a warp pays ceil(its arcs / (32 * ARC_BATCH)) batches of dependent loads
+// and atomics instead of ceil(its longest row / ARC_BATCH). Slot k belongs to the lane
+// whose inclusive degree sum first exceeds k (a binary search by shuffles). For
+// visitors that do not use the row's vertex (it is passed as -1).
+template <typename T, typename Visitor>
+__device__ __forceinline__ void visit_short_rows(const int* __restrict__ indices,
+                                                 const T* __restrict__ weights, T du,
+                                                 long long beg, int deg, const Visitor& visit) {
+    const int lane = threadIdx.x & 31;
+    int incl = deg;
+    for (int off = 1; off < 32; off <<= 1) {
+        const int o = __shfl_up_sync(FULL_MASK, incl, off);
+        if (lane >= off) incl += o;
+    }
+    const int total = __shfl_sync(FULL_MASK, incl, 31);
+    const long long first = beg - (incl - deg);  // slot k of this lane's row: arc first + k
+    for (int s0 = 0; s0 < total; s0 += 32 * ARC_BATCH) {
+        int v[ARC_BATCH];
+        T cand[ARC_BATCH], pre[ARC_BATCH];
+#pragma unroll
+        for (int j = 0; j < ARC_BATCH; ++j) {
+            const int k = s0 + j * 32 + lane;
+            int owner = 0;
+#pragma unroll
+            for (int step = 16; step > 0; step >>= 1) {
+                const int sum = __shfl_sync(FULL_MASK, incl, owner + step - 1);
+                if (sum <= k) owner += step;
+            }
+            const long long a = __shfl_sync(FULL_MASK, first, owner) + k;
+            const T d = __shfl_sync(FULL_MASK, du, owner);
+            v[j] = k < total ? indices[a] : -1;
+            cand[j] = k < total ? d + weights[a] : T(0);
+        }
+#pragma unroll
+        for (int j = 0; j < ARC_BATCH; ++j) pre[j] = v[j] >= 0 ? visit.pre(v[j]) : T(0);
+        visit.apply_batch(-1, v, cand, pre);
+    }
+}
+
 // Visit every arc of the taken entries among [0, count); warps `warp`, `warp+nwarps`,
 // ... take 32 entries each. Rows longer than 32 arcs are expanded by the whole warp
-// (or, past HEAVY_ARCS, queued in `heavy` where it has a count).
+// (or, past HEAVY_ARCS, queued in `heavy` where it has a count); GATHER: the shorter
+// rows' arcs are dealt out over the warp (visit_short_rows), else each lane walks its row.
 // Returns (in every lane) how many entries this warp took.
-template <typename T, typename Entries, typename Visitor>
+template <bool GATHER = false, typename T, typename Entries, typename Visitor>
 __device__ int visit_entry_arcs(const long long* __restrict__ indptr, const int* __restrict__ indices,
                                 const T* __restrict__ weights, const Entries& entries,
                                 long long count, long long warp, long long nwarps,
@@ -322,7 +364,12 @@ __device__ int visit_entry_arcs(const long long* __restrict__ indptr, const int*
             const int u0 = __shfl_sync(FULL_MASK, u, src);
             if (!heavy.push(u0, d0, b, e)) visit_row(indices, weights, u0, d0, b + lane, e, 32, visit);
         }
-        if (end - beg <= 32) visit_row(indices, weights, u, du, beg, end, 1, visit);
+        if (GATHER) {
+            const int deg = end - beg <= 32 ? static_cast<int>(end - beg) : 0;
+            visit_short_rows(indices, weights, du, beg, deg, visit);
+        } else if (end - beg <= 32) {
+            visit_row(indices, weights, u, du, beg, end, 1, visit);
+        }
     }
     return taken;
 }
@@ -611,15 +658,19 @@ __global__ void NF_CLUSTER_DIMS __launch_bounds__(1024) near_far_cluster_heavy(N
 
 // ---- one round over the whole grid (large frontiers) ----------------------------
 // The threshold is read from tctl (frontier minimum + delta), so the host only reads
-// ctl[0] (the next size) per round; nf_advance (one thread) closes the round.
+// ctl[0] (the next size) per round; nf_advance (one thread) closes the round. Short
+// rows' arcs are dealt out over each warp (random-pred 4M, CUDA events around the
+// launch: 0.22 ms one lane a row, 0.15 dealt out); predecessor rounds keep a lane a row
+// (their visitor needs each arc's tail).
 template <typename T>
 __global__ void nf_relax_grid(const long long* __restrict__ indptr, const int* __restrict__ indices,
                               const T* __restrict__ weights, const int* cv, const T* cd, int size,
                               const T* tctl, T* dist, int* stamp, int* nv, int* ctl, T cutoff) {
     const T thr = threshold(tctl[0], tctl[1]);
     const RelaxVisitor<T> relax{dist, stamp, ctl[1] + 1, nv, &ctl[4], cutoff};
-    const int seen = visit_near_arcs(indptr, indices, weights, cv, cd, size, thr,
-                                     global_thread_id() >> 5, grid_stride() >> 5, relax);
+    const int seen = visit_entry_arcs<true>(
+        indptr, indices, weights, NearEntries<T>{cv, cd, thr}, size, global_thread_id() >> 5,
+        grid_stride() >> 5, relax);
     if ((threadIdx.x & 31) == 0 && seen) atomicAdd(&ctl[2], seen);
 }
 
@@ -711,99 +762,128 @@ __device__ __forceinline__ int bucket_reaching(const int* hist, int target) {
     return 2 * first + (before + a_first >= target ? 0 : 1);
 }
 
-// One dense round (see the top of this file): grid-stride warps over the vertices.
-// Threshold: round 0 relaxes the flagged vertices below fmin0 + delta0. With target 0
-// every later round relaxes those below the least pending distance + delta0. With
-// target > 0, round r relaxes about `target` vertices: the threshold is the upper edge
-// of the first bucket where round r-1's histogram of pending distances reaches target
-// (all of them when it never does), and at least the least pending distance + width,
-// so the least pending vertex always relaxes; the bucket width doubles when that bucket
-// is in the upper half and halves when it is in the first eighth.
-// Per-round control in three slots used round-robin (round r writes slot r % 3, reads
-// slot (r+2) % 3 and clears slot (r+1) % 3 for the next round): dmin (least pending
-// distance), dbase/dwidth (the histogram's buckets), dcount (relaxed vertices), dhist.
-// Launch bounds: 6 blocks of 256 a multiprocessor for 32-bit distances (40 registers,
-// no spills; measured on the H100 against 4 blocks (56 registers) and 8 (spills):
-// random-pred 4M 2.82 ms against 3.19 and 3.59), 4 for 64-bit ones. The round is a
-// chain of dependent loads, so more resident warps hide more latency.
-template <typename T>
-__global__ void __launch_bounds__(256, sizeof(T) == 4 ? 6 : 4)
-    nf_dense_round(const long long* __restrict__ indptr, const int* __restrict__ indices,
-                   const T* __restrict__ weights, int n, T* dist, unsigned char* flag_in,
-                   unsigned char* flag_out, T cutoff, int* changed, T* dmin, T* dbase,
-                   T* dwidth, int* dcount, int* dhist, int round, T fmin0, T delta0,
-                   int target, int* heavy_u, long long* heavy_start, T* heavy_d,
-                   int* heavy_count, int heavy_cap) {
-    const int cur = round % 3, prev = (round + 2) % 3, nxt = (round + 1) % 3;
-    T thr, base = fmin0, width = delta0 / 4 > T(0) ? delta0 / 4 : T(1);
-    if (round == 0) {
-        thr = threshold(fmin0, delta0);
-    } else if (target == 0) {
-        base = dmin[prev];
-        thr = threshold(base, delta0);
-    } else {
-        const int k = bucket_reaching(dhist + prev * DENSE_BUCKETS, target);
-        const T wprev = dwidth[prev];
-        base = dmin[prev];
-        width = k >= DENSE_BUCKETS / 2 && wprev < DistTraits<T>::inf() / (4 * DENSE_BUCKETS)
-                    ? wprev * 2
-                    : (k < DENSE_BUCKETS / 8 && wprev / 2 > T(0) ? wprev / 2 : wprev);
-        const T span = wprev > DistTraits<T>::inf() / DENSE_BUCKETS ? DistTraits<T>::inf()
-                                                                    : T(k + 1) * wprev;
-        thr = k >= DENSE_BUCKETS ? DistTraits<T>::inf() : threshold(dbase[prev], span);
-        if (!(width > T(0))) width = T(1);
-        const T least = threshold(base, width);
-        thr = thr > least ? thr : least;
-    }
-    if (global_thread_id() == 0) {
-        dbase[cur] = base;
-        dwidth[cur] = width;
-        dmin[nxt] = DistTraits<T>::inf();
-        dcount[nxt] = 0;
-        if (heavy_count != nullptr) heavy_count[nxt] = 0;
-    }
-    if (global_thread_id() < DENSE_BUCKETS) dhist[nxt * DENSE_BUCKETS + global_thread_id()] = 0;
-    __shared__ int s_hist[DENSE_BUCKETS];
-    if (threadIdx.x < DENSE_BUCKETS) s_hist[threadIdx.x] = 0;
+// A barrier of the whole grid, for a cooperative launch (the driver starts every block
+// of such a grid at once or refuses the launch, so no block waits on one that never
+// runs): bar[0] counts the blocks arrived, bar[1] is the generation the last one bumps.
+// Global memory written before it is visible after it in every block (fences around
+// the arrival and after the wait, as cooperative groups' grid sync).
+__device__ __forceinline__ void grid_barrier(unsigned* bar) {
     __syncthreads();
-    bool any = false;
-    T low = DistTraits<T>::inf();
-    const Pending<T> pending{&any, &low, target > 0 ? s_hist : nullptr, base, width};
-    const FlagVisitor<T> lower{dist, flag_out, pending, cutoff};
-    const int taken = visit_entry_arcs(
-        indptr, indices, weights, FlaggedVertices<T>{flag_in, flag_out, dist, thr, pending},
-        n, global_thread_id() >> 5, grid_stride() >> 5, lower,
-        HeavyRows<T>{heavy_u, heavy_start, heavy_d,
-                     heavy_count == nullptr ? nullptr : heavy_count + cur, heavy_cap});
-    if (__any_sync(FULL_MASK, any) && (threadIdx.x & 31) == 0) *changed = 1;
-    block_reduce_into(low, taken, s_hist, &dmin[cur], &dcount[cur], dhist + cur * DENSE_BUCKETS);
+    if (threadIdx.x == 0) {
+        const volatile unsigned* generation = bar + 1;
+        const unsigned seen = *generation;
+        __threadfence();
+        if (atomicAdd(bar, 1u) == gridDim.x - 1) {
+            atomicExch(bar, 0u);
+            __threadfence();
+            atomicAdd(bar + 1, 1u);
+        } else {
+            while (*generation == seen) __nanosleep(32);
+        }
+        __threadfence();
+    }
+    __syncthreads();
 }
 
-// The chunks of long rows that dense round `round` queued (HeavyRows), launched right
-// after it: grid-stride warps, one chunk each, relaxed as the round relaxes (from the
-// distance the vertex had when taken), into the same round's flags, histogram, least
-// pending distance and changed flag, its bucket base and width read from the slot the
-// round wrote.
+// The dense phase (see the top of this file): every round in one cooperative launch of
+// a resident grid, rounds separated by grid barriers, until a round leaves no vertex
+// flagged (each launched from the host cost ~27 us of the host's time against 6-13 us
+// of the GPU's for a late round of random-pred 1M/4M, and every few rounds the host
+// read the changed flag: the GPU waited on the host for much of the tail).
+// Round r reads flags[r & 1] and writes flags[1 - (r & 1)] (flag0, flag1), its
+// threshold as follows. Round 0 relaxes the flagged vertices below fmin0 + delta0.
+// With target 0 every later round relaxes those below the least pending distance +
+// delta0. With target > 0, round r relaxes about `target` vertices: the threshold is the
+// upper edge of the first bucket where round r-1's histogram of pending distances
+// reaches target (all of them when it never does), and at least the least pending
+// distance + width, so the least pending vertex always relaxes; the bucket width
+// doubles when that bucket is in the upper half and halves when it is in the first eighth.
+// Per-round control in three slots used round-robin (round r writes slot r % 3, reads
+// slot (r+2) % 3 and clears slot (r+1) % 3 for the next round): dmin (least pending
+// distance), dbase/dwidth (the histogram's buckets), dcount (relaxed vertices), dhist,
+// changed (a vertex flagged for the next round), heavy_count. rounds_out: the rounds run.
+// Rows longer than HEAVY_ARCS are queued as chunks (HeavyRows) and relaxed by the whole
+// grid after a second barrier, into the same round's flags, histogram and minimum.
+// Short rows' arcs are dealt out over each warp (visit_short_rows). Launch bounds: 5
+// blocks of 256 a multiprocessor for 32-bit distances (48 registers), 4 for 64-bit ones;
+// a round is a chain of dependent loads, so more resident warps hide more latency, but
+// the rounds' loop needs registers. Measured on the H100 (GPU time of the dense phase,
+// median of 33 runs, round-robin): random-pred 1M 0.601 ms one lane a row at 6 blocks,
+// 0.496 dealt out at 6 blocks (40 registers, spilling), 0.451 dealt out at 5; 4M 1.920,
+// 1.480, 1.342; R-MAT 20 1.509, 1.423, 1.405.
 template <typename T>
-__global__ void __launch_bounds__(256, sizeof(T) == 4 ? 6 : 4)
-    nf_dense_heavy(const long long* __restrict__ indptr, const int* __restrict__ indices,
-                   const T* __restrict__ weights, T* dist, unsigned char* flag_out, T cutoff,
-                   int* changed, T* dmin, const T* dbase, const T* dwidth, int* dcount,
-                   int* dhist, int round, int target, int* heavy_u, long long* heavy_start,
-                   T* heavy_d, int* heavy_count, int heavy_cap) {
-    const int cur = round % 3, lane = threadIdx.x & 31;
+__global__ void __launch_bounds__(256, sizeof(T) == 4 ? 5 : 4)
+    nf_dense_rounds(const long long* __restrict__ indptr, const int* __restrict__ indices,
+                    const T* __restrict__ weights, int n, T* dist, unsigned char* flag0,
+                    unsigned char* flag1, T cutoff, int* changed, int* rounds_out,
+                    unsigned* bar, T* dmin, T* dbase, T* dwidth, int* dcount, int* dhist,
+                    T fmin0, T delta0, int target, int* heavy_u, long long* heavy_start,
+                    T* heavy_d, int* heavy_count, int heavy_cap) {
     __shared__ int s_hist[DENSE_BUCKETS];
-    if (threadIdx.x < DENSE_BUCKETS) s_hist[threadIdx.x] = 0;
-    __syncthreads();
-    bool any = false;
-    T low = DistTraits<T>::inf();
-    const Pending<T> pending{&any, &low, target > 0 ? s_hist : nullptr, dbase[cur], dwidth[cur]};
-    const FlagVisitor<T> lower{dist, flag_out, pending, cutoff};
-    const HeavyRows<T> heavy{heavy_u, heavy_start, heavy_d, heavy_count + cur, heavy_cap};
-    heavy.relax(indptr, indices, weights, heavy_count[cur], global_thread_id() >> 5,
-                grid_stride() >> 5, lower);
-    if (__any_sync(FULL_MASK, any) && lane == 0) *changed = 1;
-    block_reduce_into(low, 0, s_hist, &dmin[cur], &dcount[cur], dhist + cur * DENSE_BUCKETS);
+    const long long warp = global_thread_id() >> 5, nwarps = grid_stride() >> 5;
+    for (int round = 0;; ++round) {
+        const int cur = round % 3, prev = (round + 2) % 3, nxt = (round + 1) % 3;
+        unsigned char* flag_in = round & 1 ? flag1 : flag0;
+        unsigned char* flag_out = round & 1 ? flag0 : flag1;
+        T thr, base = fmin0, width = delta0 / 4 > T(0) ? delta0 / 4 : T(1);
+        if (round == 0) {
+            thr = threshold(fmin0, delta0);
+        } else if (target == 0) {
+            base = dmin[prev];
+            thr = threshold(base, delta0);
+        } else {
+            const int k = bucket_reaching(dhist + prev * DENSE_BUCKETS, target);
+            const T wprev = dwidth[prev];
+            base = dmin[prev];
+            width = k >= DENSE_BUCKETS / 2 && wprev < DistTraits<T>::inf() / (4 * DENSE_BUCKETS)
+                        ? wprev * 2
+                        : (k < DENSE_BUCKETS / 8 && wprev / 2 > T(0) ? wprev / 2 : wprev);
+            const T span = wprev > DistTraits<T>::inf() / DENSE_BUCKETS ? DistTraits<T>::inf()
+                                                                        : T(k + 1) * wprev;
+            thr = k >= DENSE_BUCKETS ? DistTraits<T>::inf() : threshold(dbase[prev], span);
+            if (!(width > T(0))) width = T(1);
+            const T least = threshold(base, width);
+            thr = thr > least ? thr : least;
+        }
+        if (global_thread_id() == 0) {
+            dbase[cur] = base;
+            dwidth[cur] = width;
+            dmin[nxt] = DistTraits<T>::inf();
+            dcount[nxt] = 0;
+            changed[nxt] = 0;
+            if (heavy_count != nullptr) heavy_count[nxt] = 0;
+        }
+        if (global_thread_id() < DENSE_BUCKETS) dhist[nxt * DENSE_BUCKETS + global_thread_id()] = 0;
+        if (threadIdx.x < DENSE_BUCKETS) s_hist[threadIdx.x] = 0;
+        __syncthreads();
+        bool any = false;
+        T low = DistTraits<T>::inf();
+        const Pending<T> pending{&any, &low, target > 0 ? s_hist : nullptr, base, width};
+        const FlagVisitor<T> lower{dist, flag_out, pending, cutoff};
+        const HeavyRows<T> heavy{heavy_u, heavy_start, heavy_d,
+                                 heavy_count == nullptr ? nullptr : heavy_count + cur, heavy_cap};
+        const int taken = visit_entry_arcs<true>(
+            indptr, indices, weights, FlaggedVertices<T>{flag_in, flag_out, dist, thr, pending},
+            n, warp, nwarps, lower, heavy);
+        if (__any_sync(FULL_MASK, any) && (threadIdx.x & 31) == 0) changed[cur] = 1;
+        int* hist = dhist + cur * DENSE_BUCKETS;
+        block_reduce_into(low, taken, s_hist, &dmin[cur], &dcount[cur], hist);
+        if (heavy_count != nullptr) {  // the round's long rows, split over the grid
+            grid_barrier(bar);
+            if (threadIdx.x < DENSE_BUCKETS) s_hist[threadIdx.x] = 0;
+            __syncthreads();
+            any = false;
+            low = DistTraits<T>::inf();
+            heavy.relax(indptr, indices, weights, heavy_count[cur], warp, nwarps, lower);
+            if (__any_sync(FULL_MASK, any) && (threadIdx.x & 31) == 0) changed[cur] = 1;
+            block_reduce_into(low, 0, s_hist, &dmin[cur], &dcount[cur], hist);
+        }
+        grid_barrier(bar);
+        if (!*static_cast<volatile int*>(&changed[cur])) {
+            if (global_thread_id() == 0) *rounds_out = round + 1;
+            return;
+        }
+    }
 }
 
 // ---- set-up and the dense phase's conversions (one launch each: a run's fixed cost

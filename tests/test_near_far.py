@@ -98,7 +98,7 @@ def test_cuda_matches_twin_round_for_round(sources, seed, kind, block_cap, clust
 @pytest.mark.parametrize("weights", ["int32", "int64", "float"])
 @pytest.mark.parametrize("seed", range(4))
 def test_dense_rounds_cuda_matches_twin(seed, weights, threshold):
-    """nf_dense_round to convergence from random flagged vertices, on int32 distances
+    """nf_dense_rounds to convergence from random flagged vertices, on int32 distances
     (small weights), int64 (weights too large for int32 sums) and float64, with and
     without a cutoff, with no threshold, an adaptive one (delta starting small) or a fixed
     delta: the kernel's distances equal the twin's."""

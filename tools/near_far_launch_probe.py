@@ -1,10 +1,10 @@
 """Developer probe: where a near-far run's time goes, launch by launch (CUDA only).
 
 Every method of the near-far kernel table that launches (the team rounds, grid rounds,
-dense rounds with their long-row chunks, set-up and conversions) is wrapped so that
+the dense phase (all its rounds in one launch), set-up and conversions) is wrapped so that
 each call is timed between two CUDA events and synchronised; one run per source after
 a warm-up run, lengths only. Prints each run's total, its statistics and the time of
-every launch in order (``block``: a team launch, ``dense``: one dense round).
+every launch in order (``block``: a team launch, ``dense``: the dense phase).
 
 Usage: python tools/near_far_launch_probe.py [--workload W]... [--sources N]
 """
@@ -16,7 +16,7 @@ from nx_gpusp.algorithms.common import configured_executor
 from nx_gpusp.methods import get_method
 
 LAUNCHING = ("init_state", "block_rounds", "grid_round", "flag_entries", "narrow",
-             "dense_round", "widen")
+             "dense_phase", "widen")
 
 
 def timed_calls(ops, log):

@@ -66,6 +66,20 @@ class CudaKernelTable:
             blocks = self._cache[key] = per_sm * attrs["MultiProcessorCount"]
         return blocks
 
+    def cooperative_blocks(self, name, dtype=None, block=BLOCK):
+        """The most blocks of ``block`` threads of kernel ``name`` that a cooperative
+        launch may start (every block resident at once: the driver's occupancy figure,
+        shared memory included, times the multiprocessors)."""
+        key = ("cooperative", name, None if dtype is None else np.dtype(dtype), block)
+        blocks = self._cache.get(key)
+        if blocks is None:
+            fn = self.kernel(name, dtype).kernel
+            per_sm = self.cp.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(
+                fn.ptr, block, 0)
+            sms = self.cp.cuda.Device().attributes["MultiProcessorCount"]
+            blocks = self._cache[key] = max(1, per_sm) * sms
+        return blocks
+
     def kernel_with_shared(self, name, dtype, shared_bytes):
         """The kernel, allowed ``shared_bytes`` of dynamic shared memory (the opt-in, needed
         when dynamic and static shared memory together pass 48 KiB, is set once per

@@ -10,9 +10,10 @@ the choice among equally valid predecessors, so the twin matches the kernels exa
 
 ``init_state`` sets a run's state up (one launch); ``flag_entries``, ``narrow`` and
 ``widen`` prepare the dense phase and convert its int32 distances back.
-``dense_round`` is one round of the dense phase (flag rounds after the hand-over). On
-CUDA it is asynchronous (a vertex relaxes from its current distance), so the twin
-matches it in the distances it converges to, not round for round.
+``dense_phase`` runs the dense phase (flag rounds after the hand-over) to its end. On
+CUDA it is one cooperative launch whose rounds are asynchronous (a vertex relaxes from
+its current distance), so the twin matches it in the distances it converges to, not
+round for round.
 """
 
 from types import SimpleNamespace
@@ -20,7 +21,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from ..graph import INT32_MAX, distance_inf  # INT32_MAX: the dense phase's int32 "unreached"
-from .base import CudaKernelTable, NumpyTwin, gather_arcs, relax_and_append, scalar
+from .base import BLOCK, CudaKernelTable, NumpyTwin, gather_arcs, relax_and_append, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "BLOCK_THREADS", "CLUSTER", "INT32_MAX", "threshold",
            "adapt_delta"]
@@ -63,7 +64,7 @@ class CudaOps(CudaKernelTable):
     source = "near_far.cu"
     templates = ("near_far_block", "near_far_cluster", "near_far_block_heavy",
                  "near_far_cluster_heavy", "nf_relax_grid", "nf_predecessors_grid",
-                 "nf_carry_grid", "nf_advance", "nf_dense_round", "nf_dense_heavy", "nf_init")
+                 "nf_carry_grid", "nf_advance", "nf_dense_rounds", "nf_init")
     plain = ("nf_flag_entries", "nf_narrow", "nf_widen")
     types = (np.int64, np.float64, np.int32)  # int32: dense rounds on proven-small distances
 
@@ -124,27 +125,25 @@ class CudaOps(CudaKernelTable):
                                                     st.tctl), dtype=T)
         self.kernel("nf_advance", T)((1,), (1,), (st.ctl, st.tctl, scalar(target, np.int32)))
 
-    def dense_round(self, g, weights, dist, flag_in, flag_out, cutoff, changed, dc, round_,
-                    fmin0, delta0, target, heavy=None):
-        """One dense round; ``dc``: the rounds' control slots (dmin, dbase, dwidth: T[3];
-        dcount: int32[3]; dhist: int32[3 * DENSE_BUCKETS], see nf_dense_round). ``heavy``
-        (heavy_rows): rows longer than HEAVY_ARCS are queued there and relaxed by a second
-        launch, the grid splitting them (nf_dense_heavy); None: each walked by one warp."""
+    def dense_phase(self, g, weights, dist, flags, cutoff, dc, fmin0, delta0, target,
+                    heavy=None):
+        """The dense rounds from the vertices flagged in ``flags[0]`` until a round leaves
+        none flagged (``flags``: two zeroed-after-use flag arrays that alternate by round),
+        all in one cooperative launch (nf_dense_rounds); returns the number of rounds.
+        ``dc``: the rounds' control (dmin, dbase, dwidth: T[3]; dcount, changed: int32[3];
+        dhist: int32[3 * DENSE_BUCKETS]; rounds: int32[1]; barrier: uint32[2], zeroed).
+        ``heavy`` (heavy_rows): rows longer than HEAVY_ARCS are queued there and relaxed
+        by the whole grid after a grid barrier; None: each walked by one warp."""
         T = dist.dtype
         n = dist.size
-        queue = _queue(heavy)
-        self.launch("nf_dense_round", n, (
-            g.indptr, g.indices, weights, scalar(n, np.int32), dist, flag_in, flag_out,
-            scalar(cutoff, T), changed, dc.dmin, dc.dbase, dc.dwidth, dc.dcount, dc.dhist,
-            scalar(round_, np.int32), scalar(fmin0, T), scalar(delta0, T),
-            scalar(target, np.int32), *queue), dtype=T,
-            max_blocks=self.resident_blocks("nf_dense_round", T))
-        if heavy is not None:
-            blocks = self.resident_blocks("nf_dense_heavy", T)
-            self.kernel("nf_dense_heavy", T)((blocks,), (256,), (
-                g.indptr, g.indices, weights, dist, flag_out, scalar(cutoff, T), changed,
-                dc.dmin, dc.dbase, dc.dwidth, dc.dcount, dc.dhist, scalar(round_, np.int32),
-                scalar(target, np.int32), *queue))
+        fn = self.kernel("nf_dense_rounds", T)
+        blocks = min(-(-n // BLOCK), self.cooperative_blocks("nf_dense_rounds", T))
+        fn.kernel((max(blocks, 1),), (BLOCK,), (
+            g.indptr, g.indices, weights, scalar(n, np.int32), dist, flags[0], flags[1],
+            scalar(cutoff, T), dc.changed, dc.rounds, dc.barrier, dc.dmin, dc.dbase,
+            dc.dwidth, dc.dcount, dc.dhist, scalar(fmin0, T), scalar(delta0, T),
+            scalar(target, np.int32), *_queue(heavy)), enable_cooperative_groups=True)
+        return int(self.cp.asnumpy(dc.rounds)[0])
 
     def heavy_rows(self, graph, dtype):
         """The long-row queue of a graph's team and dense rounds (HeavyRows in
@@ -263,12 +262,28 @@ class NumpyOps(NumpyTwin):
         """None: the twin's round relaxes every row itself, long ones included."""
         return None
 
-    def dense_round(self, g, weights, dist, flag_in, flag_out, cutoff, changed, dc, round_,
-                    fmin0, delta0, target, heavy=None):
+    def dense_phase(self, g, weights, dist, flags, cutoff, dc, fmin0, delta0, target,
+                    heavy=None):
+        """The dense rounds (see CudaOps.dense_phase), one ``_dense_round`` after another
+        until one leaves no vertex flagged; returns the number of rounds. ``heavy``:
+        unused (heavy_rows)."""
+        round_ = 0
+        while True:
+            cur = round_ % 3
+            dc.changed[(round_ + 1) % 3] = 0
+            self._dense_round(g, weights, dist, flags[round_ % 2], flags[1 - round_ % 2],
+                              cutoff, dc.changed[cur:cur + 1], dc, round_, fmin0, delta0,
+                              target)
+            round_ += 1
+            if not dc.changed[cur]:
+                dc.rounds[0] = round_
+                return round_
+
+    def _dense_round(self, g, weights, dist, flag_in, flag_out, cutoff, changed, dc, round_,
+                     fmin0, delta0, target):
         """Relax the flagged vertices below the round's threshold from their distances at
         the start of the round (the kernel's asynchronous round reaches these values or
-        lower); the same thresholds, histogram and control slots as nf_dense_round.
-        ``heavy``: unused (heavy_rows)."""
+        lower); the same thresholds, histogram and control slots as nf_dense_rounds."""
         T = dist.dtype.type
         inf = distance_inf(dist.dtype)
         cur, prev, nxt = round_ % 3, (round_ + 2) % 3, (round_ + 1) % 3

@@ -37,16 +37,21 @@ Dense hand-over. When the frontier grows past n / ``dense_fraction`` entries (lo
 diameter graphs such as the 7-random-predecessor ones), a queue of scattered entries
 costs more per round than a flag scan over all vertices, whose CSR reads are in vertex
 order: near-far then flags its frontier's vertices and finishes with dense rounds
-(``dense_rounds``): one asynchronous kernel a round, flags alternating between two
-arrays (Safari & Ebnenasir's LBR with k = 1), on int32 distances whenever n * max w
-fits, the host looking at the changed flags every ROUNDS_PER_CHECK rounds. Near-far's
+(``dense_rounds``): asynchronous rounds, flags alternating between two arrays (Safari &
+Ebnenasir's LBR with k = 1), on int32 distances whenever n * max w fits, all in one
+cooperative launch whose rounds are separated by grid barriers (a launch a round cost
+the host ~27 us each, more than a late round's GPU time, and the host looked at the
+changed flags every few rounds: the GPU waited on it). Near-far's
 rule carries over: a round relaxes only the flagged vertices below a threshold, from
 their current distances; the others stay flagged. The threshold is read off a
 histogram of the distances the previous round left pending, so that about
 ``dense_target`` vertices relax a round (random-pred 4M: 5.5M relaxations for 4.2M
-vertices instead of 11.7M without a threshold). Rows longer than 32 arcs are expanded by
-a whole warp, and rows longer than HEAVY_ARCS (1,024) are split into chunks that a
-second launch a round spreads over the grid (R-MAT's hubs were each round's tail: one
+vertices instead of 11.7M without a threshold). In dense and multi-block rounds the
+arcs of a warp's rows of up to 32 arcs are dealt out over its lanes (coalesced loads, and
+as many dependent load-and-atomic steps as the warp's arcs need, not its longest row's:
+random-pred 4M's dense phase 1.9 -> 1.3 ms); rows longer than 32 arcs are expanded by
+a whole warp, and rows longer than HEAVY_ARCS (1,024) are split into chunks that the
+grid shares after a second barrier a round (R-MAT's hubs were each round's tail: one
 warp on 64K arcs); the team rounds likewise split them over the team's warps after each
 round's visit. Only with non-negative weights
 (any order then converges to the same distances). Predecessors of a handed-over run
@@ -70,7 +75,6 @@ __all__ = ["near_far_sssp", "dense_rounds"]
 GRID_TARGET = 1 << 17  # near entries per multi-block round that delta aims at
 DENSE_FRACTION = 16  # hand over to dense rounds above n / DENSE_FRACTION frontier entries
 CAP_PER_THREAD = 8  # default team cap: frontier entries per team thread
-ROUNDS_PER_CHECK = 4  # dense rounds launched between two reads of the changed flags
 DENSE_TARGET = 1 << 18  # vertices relaxed per dense round that the threshold aims at
 
 
@@ -79,14 +83,14 @@ def _dense_ok(graph, dense_fraction):
 
 
 def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, delta=None):
-    """Dense rounds (nf_dense_round) from the vertices flagged in ``flags`` until none is
+    """Dense rounds (nf_dense_rounds) from the vertices flagged in ``flags`` until none is
     left pending; ``dist`` is lowered in place. The first round relaxes the flagged
     vertices below ``fmin + delta``; the next ones about ``target`` vertices each, the
     threshold read off the histogram of the distances the previous round left pending
     (target 0: below the least pending distance + ``delta``; ``delta`` None: no
     threshold, every flagged vertex relaxes). ``spare``: a zeroed flag array for the
     alternate rounds (allocated if not given). Non-negative weights only. Returns the
-    number of rounds launched."""
+    number of rounds run."""
     xp = ex.xp
     ops = ex.ops("near_far")
     g = graph.on(ex)
@@ -102,24 +106,16 @@ def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, d
     else:
         work, weights = dist, g.weights
     pair = (flags, xp.zeros_like(flags) if spare is None else spare)
-    # the rounds' control slots (nf_dense_round): changed flags, dcount and dhist; dmin,
-    # dbase and dwidth
-    counts = xp.zeros(ROUNDS_PER_CHECK + 3 + 3 * DENSE_BUCKETS, dtype=np.int32)
-    changed = counts[:ROUNDS_PER_CHECK]
+    # the rounds' control (nf_dense_rounds): changed, dcount, dhist, rounds and the grid
+    # barrier in one zeroed int32 array; dmin, dbase, dwidth
+    counts = xp.zeros(3 + 3 + 3 * DENSE_BUCKETS + 1 + 2, dtype=np.int32)
     dctl = xp.full(9, inf, dtype=work.dtype)
     dc = SimpleNamespace(dmin=dctl[:3], dbase=dctl[3:6], dwidth=dctl[6:],
-                         dcount=counts[ROUNDS_PER_CHECK:ROUNDS_PER_CHECK + 3],
-                         dhist=counts[ROUNDS_PER_CHECK + 3:].reshape(3, DENSE_BUCKETS))
+                         changed=counts[:3], dcount=counts[3:6],
+                         dhist=counts[6:6 + 3 * DENSE_BUCKETS].reshape(3, DENSE_BUCKETS),
+                         rounds=counts[-3:-2], barrier=counts[-2:].view(np.uint32))
     heavy = ops.heavy_rows(graph, work.dtype)  # long rows split across the grid
-    rounds = 0
-    while True:
-        changed[:] = 0
-        for j in range(ROUNDS_PER_CHECK):
-            ops.dense_round(g, weights, work, pair[rounds % 2], pair[1 - rounds % 2], cut,
-                            changed[j:j + 1], dc, rounds, fmin, delta, target, heavy)
-            rounds += 1
-        if not int(ex.to_host(changed)[-1]):
-            break
+    rounds = ops.dense_phase(g, weights, work, pair, cut, dc, fmin, delta, target, heavy)
     if narrow:
         ops.widen(work, dist)
     return rounds
