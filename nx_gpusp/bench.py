@@ -458,6 +458,9 @@ CALL_TITLES = {
     "first-call": "single_source_dijkstra_path_length, first call in a fresh process "
                   "(NetworkX imported; the backend's import and the conversion "
                   "included, kernels in CuPy's cache)",
+    "first-call-auto": "the same first call dispatched by NETWORKX_BACKEND_PRIORITY=gpusp "
+                       "(no backend=; CuPy's import and CUDA's start begin at NetworkX's "
+                       "import, beside the program's loading of its graph)",
 }
 CALL_IMPLS = ("gpusp", "networkx", "scipy")
 FIRST_CALL_WORKLOADS = ("NY-synthetic", "tiny")  # first-call rows (a fresh process each)
@@ -472,7 +475,7 @@ def calls_of(workload, case):
         return ()
     if workload in ALL_PAIRS_CALL_WORKLOADS:
         return ("all-pairs-dict", "floyd-warshall-numpy")
-    first = ("first-call",) if workload in FIRST_CALL_WORKLOADS else ()
+    first = ("first-call", "first-call-auto") if workload in FIRST_CALL_WORKLOADS else ()
     return SSSP_CALLS + first
 
 
@@ -499,14 +502,15 @@ def call_skip_reason(impl, call, graph, G=None):
             return peer_skip_reason("networkx", "floyd-warshall", graph)
         if call == "all-pairs-dict" and graph.n > NX_ALL_PAIRS_MAX_N:
             return f"NetworkX skipped: all pairs on {graph.n} > {NX_ALL_PAIRS_MAX_N} nodes"
-        if call == "first-call":
+        if call in ("first-call", "first-call-auto"):
             return "NetworkX converts nothing: its first call is its cached call"
         if call in ("paths", "paths-dict") and graph.m > NX_PATHS_MAX_ARCS:
             return (f"NetworkX skipped: every path built, {graph.m} arcs > "
                     f"{NX_PATHS_MAX_ARCS}")
         return peer_skip_reason("networkx", "sssp", graph)
     if impl == "scipy":
-        if call in ("lengths-dict", "lengths-copy", "paths-dict", "first-call"):
+        if call in ("lengths-dict", "lengths-copy", "paths-dict", "first-call",
+                    "first-call-auto"):
             return "SciPy returns arrays: no dict, no NetworkX call"
         if call == "floyd-warshall-numpy":
             return peer_skip_reason("scipy", "floyd-warshall", graph)
@@ -589,15 +593,20 @@ def call_runner(call, impl, graph, G, source=None, targets=()):
 
 
 # A fresh interpreter's first gpusp call, as a user's program makes it: NetworkX imported,
-# the graph loaded (not timed), nx_gpusp not imported yet (the call imports the backend)
-FIRST_CALL_CHILD = """import pickle, time
+# the graph loaded (not timed), nx_gpusp not imported yet (the call imports the backend,
+# or, with NETWORKX_BACKEND_PRIORITY=gpusp, NetworkX's import did). Prints the call's
+# seconds, then the program's from before NetworkX's import to the answer.
+FIRST_CALL_CHILD = """import time
+start = time.perf_counter()
+import pickle
 import networkx as nx
 nx.config.warnings_to_ignore.add("cache")
 with open({path!r}, "rb") as f:
     G, label, attr = pickle.load(f)
 t0 = time.perf_counter()
-nx.single_source_dijkstra_path_length(G, label, weight=attr, backend="gpusp")
-print(time.perf_counter() - t0)
+nx.single_source_dijkstra_path_length(G, label, weight=attr{backend})
+end = time.perf_counter()
+print(end - t0, end - start)
 """
 
 
@@ -609,26 +618,34 @@ def write_first_call_graph(graph, source, path):
                      graph.weight_attr or "weight"), f, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def first_call_seconds(workload, device, source, repeat=3, timeout=600, graph=None):
+def first_call_seconds(workload, device, source, repeat=3, timeout=600, graph=None, *,
+                       auto=False, program=False):
     """Seconds of the first gpusp call in each of ``repeat`` fresh interpreters that
     have imported NetworkX and loaded the workload's NetworkX graph (from a pickle
     written here; not timed). Timed: the backend's import, the CUDA context,
-    conversion, upload, kernel loading, solve and result. ``graph``: the workload's
-    CSRGraph if already built. Run one call in this process first so that the kernels
-    are in CuPy's on-disk cache, as on a user's second run."""
+    conversion, upload, kernel loading, solve and result. ``auto``: the call names no
+    backend and NETWORKX_BACKEND_PRIORITY=gpusp dispatches it (CuPy's import and CUDA's
+    start then begin at NetworkX's import). ``program``: the time from before
+    NetworkX's import to the answer instead. ``graph``: the workload's CSRGraph if
+    already built. Run one call in this process first so that the kernels are in
+    CuPy's on-disk cache, as on a user's second run."""
     if graph is None:
         graph = next(c for c in WORKLOADS[workload] if c.problem == "sssp").build()
-    env = {**os.environ, "NX_GPUSP_DEVICE": device}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NETWORKX_BACKEND_PRIORITY")}
+    env["NX_GPUSP_DEVICE"] = device
+    if auto:
+        env["NETWORKX_BACKEND_PRIORITY"] = "gpusp"
+    code = FIRST_CALL_CHILD.format(path="{path}", backend="" if auto else ', backend="gpusp"')
     times = []
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "graph.pickle")
         write_first_call_graph(graph, source, path)
         for _ in range(repeat):
-            out = subprocess.run([sys.executable, "-c", FIRST_CALL_CHILD.format(path=path)],
+            out = subprocess.run([sys.executable, "-c", code.format(path=path)],
                                  env=env, capture_output=True, text=True, timeout=timeout)
             if out.returncode:
                 raise RuntimeError(f"first-call process failed:\n{out.stderr[-2000:]}")
-            times.append(float(out.stdout.split()[-1]))
+            times.append(float(out.stdout.split()[-1 if program else -2]))
     return statistics.median(times), times
 
 
@@ -657,9 +674,9 @@ def run_calls(workload, case, *, device, repeat=3, skip_networkx=False, log=prin
                 rows.append({"impl": impl, "note": note})
                 continue
             progress(f"{case.label}: {call}: {impl}")
-            if call == "first-call":
+            if call in ("first-call", "first-call-auto"):
                 med, times = first_call_seconds(workload, ex.name, source, repeat,
-                                                graph=graph)
+                                                graph=graph, auto=call == "first-call-auto")
             else:
                 run = call_runner(call, impl, graph, G, source, targets)
                 med, times, _ = median_time(lambda _s: run(), [None] * (repeat + 1),

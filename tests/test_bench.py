@@ -349,12 +349,49 @@ def test_first_call_child_imports_only_networkx_before_its_call(tmp_path, monkey
     seen = []
     real_run = subprocess.run
 
+    calls = []
+
     def run(*args, **kwargs):
         out = real_run(*args, **kwargs)
         seen.append(out.stdout)
+        calls.append(args)
         return out
 
     monkeypatch.setattr(bench.subprocess, "run", run)
     median, times = bench.first_call_seconds("tiny", "cpu", 0, repeat=2)
     assert len(times) == 2 and median == np.median(times) and all(t > 0 for t in times)
     assert all("LOADED []" in out for out in seen)
+    assert all('backend="gpusp"' in args[0][-1] for args in calls)
+
+
+def test_first_call_auto_dispatches_by_priority(monkeypatch):
+    """The first-call-auto row's child names no backend and runs under
+    NETWORKX_BACKEND_PRIORITY=gpusp (whatever this process has set), and its answer is
+    gpusp's: the call is timed, or with ``program`` the whole program, which is longer."""
+    from nx_gpusp import bench
+
+    monkeypatch.setenv("NETWORKX_BACKEND_PRIORITY_ALGOS", "networkx")
+    probe = bench.FIRST_CALL_CHILD.replace(
+        "end = time.perf_counter()",
+        "end = time.perf_counter()\nimport os, sys\n"
+        "print('PRIORITY', os.environ.get('NETWORKX_BACKEND_PRIORITY'), "
+        "'NX_GPUSP', 'nx_gpusp.interface' in sys.modules, "
+        "[k for k in os.environ if k.startswith('NETWORKX_BACKEND_PRIORITY_')])")
+    monkeypatch.setattr(bench, "FIRST_CALL_CHILD", probe)
+    seen = []
+    real_run = subprocess.run
+
+    def run(*args, **kwargs):
+        out = real_run(*args, **kwargs)
+        seen.append((args[0][-1], out.stdout))
+        return out
+
+    monkeypatch.setattr(bench.subprocess, "run", run)
+    graph = bench.WORKLOADS["tiny"][0].build()
+    call, _ = bench.first_call_seconds("tiny", "cpu", 0, repeat=1, graph=graph, auto=True)
+    program, _ = bench.first_call_seconds("tiny", "cpu", 0, repeat=1, graph=graph,
+                                          auto=True, program=True)
+    assert 0 < call < program
+    for code, out in seen:
+        assert "backend=" not in code
+        assert "PRIORITY gpusp NX_GPUSP True []" in out, out
