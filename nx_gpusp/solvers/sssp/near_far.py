@@ -46,11 +46,13 @@ rule carries over: a round relaxes only the flagged vertices below a threshold, 
 their current distances; the others stay flagged. The threshold is read off a
 histogram of the distances the previous round left pending, so that about
 ``dense_target`` vertices relax a round (random-pred 4M: 5.5M relaxations for 4.2M
-vertices instead of 11.7M without a threshold). In dense and multi-block rounds the
-arcs of a warp's rows of up to 32 arcs are dealt out over its lanes (coalesced loads, and
-as many dependent load-and-atomic steps as the warp's arcs need, not its longest row's:
-random-pred 4M's dense phase 1.9 -> 1.3 ms); rows longer than 32 arcs are expanded by
-a whole warp, and rows longer than HEAVY_ARCS (1,024) are split into chunks that the
+vertices instead of 11.7M without a threshold). In every round that relaxes (team,
+inline sub-rounds, grid, dense; not the predecessor passes, which need each arc's tail)
+the arcs of a warp's rows of up to 32 arcs are dealt out over its lanes: coalesced
+loads, and as many dependent load-and-atomic steps as the warp's arcs need, not its
+longest row's (H100, round-robin medians: random-pred 4M's dense phase 1.9 -> 1.3 ms;
+NY 4.54 -> 3.99 ms and FLA 12.17 -> 11.26 ms from the team's rounds). Rows longer than
+32 arcs are expanded by a whole warp, and rows longer than HEAVY_ARCS (1,024) are split into chunks that the
 grid shares after a second barrier a round (R-MAT's hubs were each round's tail: one
 warp on 64K arcs); the team rounds likewise split them over the team's warps after each
 round's visit. Only with non-negative weights
