@@ -128,7 +128,8 @@ def test_dense_rounds_cuda_matches_twin(seed, weights, threshold):
 @pytest.mark.parametrize("weights", ["int32", "int64", "float"])
 @pytest.mark.parametrize("seed", range(3))
 def test_dense_rounds_split_long_rows(seed, weights):
-    """Rows longer than HEAVY_ARCS go to the grid in chunks (nf_dense_heavy): hubs of
+    """Rows longer than HEAVY_ARCS go to the grid in chunks (nf_dense_rounds, after a
+    grid barrier): hubs of
     HEAVY_ARCS + 1, exactly 2 x HEAVY_CHUNK and 3 x HEAVY_CHUNK + 7 arcs among random
     arcs, from sources that include them; the kernel's distances equal the twin's, which
     walks every row itself, in dense_rounds and in the whole solver (dense and team
@@ -173,6 +174,53 @@ def test_dense_rounds_split_long_rows(seed, weights):
             pred, dist = (runs[0].executor.to_host(x) for x in (runs[0].pred, runs[0].dist))
             reached = set(np.flatnonzero(dist != distance_inf(dist.dtype)).tolist())
             assert_tight_tree(to_networkx(graph), dist, pred, [2], reached)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+@pytest.mark.parametrize("weights", ["int32", "int64", "float"])
+@pytest.mark.parametrize("seed", range(3))
+def test_short_rows_dealt_out_over_lanes(seed, weights):
+    """A warp's rows of up to 32 arcs are dealt out over its lanes (visit_short_rows) in
+    team, inline, grid and dense rounds: out-degrees drawn from 0, 1, 2, 7, 31, 32 (the
+    largest dealt out), 33 (the smallest a warp walks) and 100, so that a warp holds up
+    to 32 x 32 arcs (eight batches of 128) and empty lanes; the distances equal the
+    twin's in each kind of round, and CUDA's predecessors form a tree of tight arcs."""
+    rng = np.random.default_rng(seed)
+    n = 8000
+    degrees = rng.choice([0, 1, 2, 7, 31, 32, 33, 100], n, p=[.1, .15, .15, .2, .15, .15,
+                                                             .05, .05])
+    src = np.repeat(np.arange(n), degrees)
+    dst = np.concatenate([rng.choice(n, k, replace=False) for k in degrees])
+    w = rng.integers(1, 40, len(src)) if weights != "float" else rng.uniform(0.1, 5, len(src))
+    if weights == "int64":
+        w = w * 10**6
+    graph = CSRGraph.from_edge_arrays(n, src, dst, w, directed=True)
+    assert np.array_equal(graph.out_degree, degrees)
+    assert graph.int32_distances == (weights == "int32")
+    source = int(np.flatnonzero(degrees == 32)[0])
+    out = []
+    for ex in (Executor("cuda"), Executor("cpu")):
+        dist, _pred = init_sources(ex, graph.n, [source], graph.distance_dtype())
+        flags = ex.xp.zeros(graph.n, dtype=np.uint8)
+        flags[source] = 1
+        dense_rounds(ex, graph, dist, flags, distance_inf(graph.distance_dtype()),
+                     target=64, delta=w.max())
+        out.append(ex.to_host(dist))
+    np.testing.assert_array_equal(out[0], out[1])
+    shapes = [dict(block_cap=0, dense_fraction=10**9, want_pred=False),  # dense
+              dict(block_cap=1, dense_fraction=0, want_pred=False),  # grid rounds
+              *(dict(cluster=c, dense_fraction=0, want_pred=p, inline=i)  # team rounds
+                for c in (1, 8) for p, i in ((False, True), (False, False), (True, False)))]
+    for kw in shapes:
+        runs = [near_far_sssp(ex, graph, [source], **kw)
+                for ex in (Executor("cuda"), Executor("cpu"))]
+        np.testing.assert_array_equal(*(r.executor.to_host(r.dist) for r in runs))
+        np.testing.assert_array_equal(runs[0].executor.to_host(runs[0].dist), out[0])
+        if kw["want_pred"]:
+            pred, dist = (runs[0].executor.to_host(x) for x in (runs[0].pred, runs[0].dist))
+            reached = set(np.flatnonzero(dist != distance_inf(dist.dtype)).tolist())
+            assert_tight_tree(to_networkx(graph), dist, pred, [source], reached)
 
 
 @pytest.mark.gpu

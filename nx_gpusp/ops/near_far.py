@@ -128,8 +128,9 @@ class CudaOps(CudaKernelTable):
     def dense_phase(self, g, weights, dist, flags, cutoff, dc, fmin0, delta0, target,
                     heavy=None):
         """The dense rounds from the vertices flagged in ``flags[0]`` until a round leaves
-        none flagged (``flags``: two zeroed-after-use flag arrays that alternate by round),
-        all in one cooperative launch (nf_dense_rounds); returns the number of rounds.
+        none flagged (``flags``: round 0's flags and a zeroed array; they alternate by
+        round and are both zero at the end), all in one cooperative launch
+        (nf_dense_rounds); returns the number of rounds.
         ``dc``: the rounds' control (dmin, dbase, dwidth: T[3]; dcount, changed: int32[3];
         dhist: int32[3 * DENSE_BUCKETS]; rounds: int32[1]; barrier: uint32[2], zeroed).
         ``heavy`` (heavy_rows): rows longer than HEAVY_ARCS are queued there and relaxed
