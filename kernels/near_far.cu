@@ -290,14 +290,14 @@ template <typename T> struct HeavyRows {
 };
 
 // The arcs of the warp's short rows (lane l: row [beg, beg + deg) from du; deg 0: none)
-// (used by every relaxing round: team, inline sub-rounds, grid and dense; on the H100,
-// round-robin medians, NY 4.54 -> 3.99 ms, FLA 12.17 -> 11.26, random-pred 1M 1.35 ->
-// 1.24 from the team's rounds, R-MAT 20 4.26 against 4.42)
 // dealt out over the lanes in order, a row's arcs on consecutive lanes: coalesced
 // loads, and a warp pays ceil(its arcs / (32 * ARC_BATCH)) batches of dependent loads
 // and atomics instead of ceil(its longest row / ARC_BATCH). Slot k belongs to the lane
 // whose inclusive degree sum first exceeds k (a binary search by shuffles). For
-// visitors that do not use the row's vertex (it is passed as -1).
+// visitors that do not use the row's vertex (it is passed as -1): every relaxing round
+// (team, inline sub-rounds, grid and dense). On the H100, round-robin medians, from the
+// team's rounds: NY 4.54 -> 3.99 ms, FLA 12.17 -> 11.26, random-pred 1M 1.35 -> 1.24,
+// R-MAT 20 4.26 against 4.42.
 template <typename T, typename Visitor>
 __device__ __forceinline__ void visit_short_rows(const int* __restrict__ indices,
                                                  const T* __restrict__ weights, T du,
@@ -557,18 +557,16 @@ __device__ __forceinline__ void team_rounds(
             relax.q_v = q_v[0]; relax.q_d = q_d[0]; relax.q_count = &q_count[0]; relax.thr = thr;
             if (HEAVY) relax.long_rows = indptr;
         }
-        int seen;
+        // without HEAVY the queue has no count: every row is walked in place
+        const HeavyRows<T> heavy{heavy_u, heavy_start, heavy_d,
+                                 HEAVY ? heavy_count + (round & 1) : nullptr, heavy_cap};
+        const int seen = visit_entry_arcs<true>(indptr, indices, weights,
+                                                NearEntries<T>{cv, cd, thr}, size, warp,
+                                                nwarps, relax, heavy);
         if constexpr (HEAVY) {
-            const HeavyRows<T> heavy{heavy_u, heavy_start, heavy_d, heavy_count + (round & 1),
-                                     heavy_cap};
-            seen = visit_entry_arcs<true>(indptr, indices, weights, NearEntries<T>{cv, cd, thr},
-                                          size, warp, nwarps, relax, heavy);
             team.sync();  // every row queued; the other slot was last read a round ago
             if (leader) heavy_count[(round + 1) & 1] = 0;
             heavy.relax(indptr, indices, weights, heavy_count[round & 1], warp, nwarps, relax);
-        } else {
-            seen = visit_entry_arcs<true>(indptr, indices, weights, NearEntries<T>{cv, cd, thr},
-                                          size, warp, nwarps, relax);
         }
         if ((threadIdx.x & 31) == 0 && seen) atomicAdd(&c->near, seen);
         if (inline_on) {  // block sub-rounds: relax the queue, queueing into the other one

@@ -635,13 +635,13 @@ def first_call_seconds(workload, device, source, repeat=3, timeout=600, graph=No
     env["NX_GPUSP_DEVICE"] = device
     if auto:
         env["NETWORKX_BACKEND_PRIORITY"] = "gpusp"
-    code = FIRST_CALL_CHILD.format(path="{path}", backend="" if auto else ', backend="gpusp"')
     times = []
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "graph.pickle")
         write_first_call_graph(graph, source, path)
+        code = FIRST_CALL_CHILD.format(path=path, backend="" if auto else ', backend="gpusp"')
         for _ in range(repeat):
-            out = subprocess.run([sys.executable, "-c", code.format(path=path)],
+            out = subprocess.run([sys.executable, "-c", code],
                                  env=env, capture_output=True, text=True, timeout=timeout)
             if out.returncode:
                 raise RuntimeError(f"first-call process failed:\n{out.stderr[-2000:]}")

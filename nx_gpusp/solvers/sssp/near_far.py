@@ -52,11 +52,11 @@ the arcs of a warp's rows of up to 32 arcs are dealt out over its lanes: coalesc
 loads, and as many dependent load-and-atomic steps as the warp's arcs need, not its
 longest row's (H100, round-robin medians: random-pred 4M's dense phase 1.9 -> 1.3 ms;
 NY 4.54 -> 3.99 ms and FLA 12.17 -> 11.26 ms from the team's rounds). Rows longer than
-32 arcs are expanded by a whole warp, and rows longer than HEAVY_ARCS (1,024) are split into chunks that the
-grid shares after a second barrier a round (R-MAT's hubs were each round's tail: one
-warp on 64K arcs); the team rounds likewise split them over the team's warps after each
-round's visit. Only with non-negative weights
-(any order then converges to the same distances). Predecessors of a handed-over run
+32 arcs are expanded by a whole warp, and rows longer than HEAVY_ARCS (1,024) are split
+into chunks that the grid shares after a second barrier a round (R-MAT's hubs were each
+round's tail: one warp on 64K arcs); the team rounds likewise split them over the
+team's warps after each round's visit. Only with non-negative weights (any order then
+converges to the same distances). Predecessors of a handed-over run
 come from the tight-arc tree of the final distances (solvers.sssp.tree).
 """
 
