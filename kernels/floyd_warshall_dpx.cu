@@ -11,11 +11,13 @@
 //   s32:   int32, __viaddmin_s32;                INF = 0x3fffffff, needs 2B < INF. TILE 128.
 //   f32:   float, IEEE (inf + x = inf), FADD + FMNMX; only for integral float weights
 //          with 2B <= 2^24, where every sum is exact (so equal to NetworkX's float64). TILE 128.
-//   i64:   int64, saturating add (INF = INT64_MAX absorbs).                       TILE 64.
+//   i64:   int64, plain add;                    INF = 2^62 - 1, needs 2B < INF. TILE 64.
 //   f64:   double, IEEE (inf + x = inf).                                          TILE 64.
-// For s16x2/s32 "no arc" is the finite sentinel INF: every stored value stays in
+// For s16x2/s32/i64 "no arc" is the finite sentinel INF: every stored value stays in
 // [-B, INF] (no negative cycles; refused before the launch) so sums never overflow, and
 // a pair without a path ends >= INF - B > B; the host maps values > B back to "no path".
+// (For i64 a sentinel rather than INT64_MAX and a saturating add: that would cost two
+// 64-bit tests and a select more per add-min on the ALU pipe, which is the limit.)
 //
 // Matrix: d, N x N (N a multiple of the lane's TILE, padded with INF rows/columns), ldw
 // words per row (N / distances per word). Block (16, 16); thread (tx, ty) owns the tile
@@ -70,7 +72,7 @@ struct LaneI64 {
     static constexpr bool PIPELINE = false;
     __device__ static W splat(W w, int) { return w; }
     __device__ static W addmin(W a, W b, W c) {
-        const W s = add_saturating(a, b);
+        const W s = a + b;
         return s < c ? s : c;
     }
 };

@@ -244,11 +244,14 @@ def test_dpx_kernels_match_twin(lane):
             d0 = out[1]
 
 
-@pytest.mark.parametrize("scale, lane", [(2**31, "i53"), (2**44, "i53"), (2**50, "i64")])
+@pytest.mark.parametrize("scale, lane", [(2**31, "i53"), (2**44, "i53"), (2**50, "i64"),
+                                         (2**54, "i64"), (2**55, None)])
 def test_dpx_auto_lane_past_int32(device, scale, lane):
     """Integer sums past int32: float64 holds them exactly while 2 x the path bound is at
-    most 2**53 ("i53", the float64 kernels), beyond that the int64 lane; the answers are
-    NetworkX's ints either way, unreachable pairs included, negative arcs too."""
+    most 2**53 ("i53", the float64 kernels), beyond that the int64 lane while it is below
+    its sentinel 2**62 - 1 (2**54: B ~ 2**60), and past that (2**55: B ~ 2**61, sums still
+    exact in int64) the fw-tiled-shared kernels; the answers are NetworkX's ints every
+    time, unreachable pairs included, negative arcs too."""
     from nx_gpusp.convert import from_networkx
     from nx_gpusp.solvers.apsp.floyd_warshall_dpx import choose_lane
 
@@ -256,6 +259,9 @@ def test_dpx_auto_lane_past_int32(device, scale, lane):
     for _, _, d in G.edges(data=True):
         d["weight"] = d["weight"] * (scale // 100) + 1
     assert choose_lane(from_networkx(G, "weight")) == lane
+    if lane is None:
+        with pytest.raises(ValueError, match="No lane holds them; lane='auto' runs the fw-tiled"):
+            choose_lane(from_networkx(G, "weight"), "i64")
     got = nx.floyd_warshall(G, backend="gpusp", method="fw-dpx")
     expected = nx.floyd_warshall(G)
     assert {u: dict(row) for u, row in got.items()} == \

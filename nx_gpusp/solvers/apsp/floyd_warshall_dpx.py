@@ -3,8 +3,8 @@
 Integer distances are stored in the narrowest lane whose finite INF sentinel provably
 exceeds twice the bound B = max(n-1, 1) * max|w| on every simple-path length and every
 arc weight (see kernels/floyd_warshall_dpx.cu): int16 pairs, then int32, then "i53"
-(integers held in float64, every sum exact while 2 x the bound is at most 2**53: the
-float64 kernels run about twice as fast as the int64 lane's), else int64.
+(integers held in float64, every sum exact while 2 x the bound is at most 2**53), then
+int64 (its sentinel 2**62 - 1); a larger bound runs the "fw-tiled-shared" kernels.
 Float weights use float32 where every weight is an integer and 2 x the bound is at most
 2**24 (every sum exact, so equal to NetworkX's float64 answers), else float64 (inexact
 float32 sums would not match NetworkX's); with negative arcs they are swept on Johnson's
@@ -21,7 +21,7 @@ from .floyd_warshall import (blocked_floyd_warshall, refuse_negative_diagonal, s
 
 __all__ = ["dpx_floyd_warshall", "path_bound", "choose_lane"]
 
-SENTINEL_LANES = ("s16x2", "s32")
+SENTINEL_LANES = ("s16x2", "s32", "i64")
 
 
 def path_bound(graph):
@@ -59,8 +59,6 @@ def _lane_check(lane, graph):
         if twice > F64_EXACT:
             return False, f"float64 sums are exact only up to 2**53 and {bound}"
         return True, f"integer weights and {bound} <= 2**53: float64 sums of them are exact"
-    if lane == "i64":
-        return True, "integer weights whose path sums fit int64"
     inf = LANES[lane][1]
     if twice < inf:
         return True, f"{bound}, below its INF sentinel {inf}"
@@ -72,17 +70,21 @@ def _lane_fits(lane, graph):
 
 
 def choose_lane(graph, requested="auto"):
-    auto = next(lane for lane in LANES if _lane_fits(lane, graph))
+    """The lane ``requested``, or the narrowest that holds the graph ('auto'); None when
+    none does (integer weights with 2 x the bound past int64's sentinel: the caller runs
+    the fw-tiled-shared kernels)."""
+    auto = next((lane for lane in LANES if _lane_fits(lane, graph)), None)
     if requested == "auto":
         return auto
     if requested not in LANES:
         raise ValueError(f"gpusp fw-dpx: lane must be 'auto' or one of {sorted(LANES)}")
     fits, why = _lane_check(requested, graph)
     if not fits:
-        raise ValueError(
-            f"gpusp fw-dpx: lane {requested!r} cannot hold this graph's distances exactly: "
-            f"{why}. The narrowest lane that can is {auto!r} ({_lane_check(auto, graph)[1]}); "
-            "lane='auto' picks it")
+        instead = ("no lane holds them; lane='auto' runs the fw-tiled-shared kernels"
+                   if auto is None else f"the narrowest lane that can is {auto!r} "
+                   f"({_lane_check(auto, graph)[1]}); lane='auto' picks it")
+        raise ValueError(f"gpusp fw-dpx: lane {requested!r} cannot hold this graph's "
+                         f"distances exactly: {why}. {instead[0].upper()}{instead[1:]}")
     return requested
 
 
@@ -112,6 +114,9 @@ def dpx_floyd_warshall(ex, graph, *, keep_negative_diagonal, predecessors, lane=
                                       predecessors=True)
     swept, h = sweep_weights(ex, graph)  # negative cycles refused
     lane = choose_lane(swept, lane)
+    if lane is None:  # integer sums past int64's sentinel: the kernels that saturate
+        return blocked_floyd_warshall(ex, graph, keep_negative_diagonal=keep_negative_diagonal,
+                                      predecessors=False)
     d = padded_matrix(ex, swept, lane)
     ops = ex.ops("floyd_warshall_dpx")
     for kb in range(d.shape[0] // tile_of(lane)):
