@@ -1,10 +1,10 @@
 // Shortest-path tree from final distances (no single paper: the tree that the Crauser,
 // Martin and delta-stepping methods do not keep, and the one near-far's lengths-only
 // rounds leave out, so that paths cost one pass over the arcs after the distances).
-//   tight_arc_parents   arc-parallel (the arcs in tiles of TREE_TILE, each arc's tail
-//                       found by binary search of indptr within its tile's rows, so a
-//                       hub's row is spread over many blocks and a short row costs no
-//                       idle lanes; the arcs are streamed past L2, which keeps the
+//   tight_arc_parents   arc-parallel (the arcs in tiles of TREE_TILE, so a hub's row is
+//                       spread over many blocks and a short row costs no idle lanes;
+//                       each arc's tail from a max-scan of the tile's row starts in
+//                       shared memory; the arcs are streamed past L2, which keeps the
 //                       gathered distances): for every arc (u, v) with dist[u] < dist[v]
 //                       and dist[u] + w == dist[v], store pred[v] = u (any such u will
 //                       do: the last store wins). Every step of a pred chain strictly
@@ -51,6 +51,47 @@ __device__ __forceinline__ long long arc_row(const long long* __restrict__ indpt
     return lo;
 }
 
+// Each arc of the tile gets its row (relative to the tile's first row lo) in row_at:
+// every row that starts inside the tile marks its first arc (atomicMax: of empty rows
+// that share an offset, the last, which holds the arcs), position 0 is row lo's, and an
+// inclusive max-scan carries each mark over its row's arcs. One coalesced read of the
+// tile's indptr entries, one of its arcs, and no per-arc search.
+__device__ __forceinline__ void tile_rows(const long long* __restrict__ indptr,
+                                          long long first, long long lo, long long hi,
+                                          int* row_at, int* warp_max) {
+    constexpr int PER = TREE_TILE / TREE_THREADS;
+    for (int i = threadIdx.x; i < TREE_TILE; i += TREE_THREADS) row_at[i] = i ? -1 : 0;
+    __syncthreads();
+    for (long long r = lo + 1 + threadIdx.x; r <= hi; r += TREE_THREADS) {
+        atomicMax(&row_at[__ldg(indptr + r) - first], (int)(r - lo));  // in the tile: r <= hi
+    }
+    __syncthreads();
+    // the thread's PER consecutive entries, then the warp's and the block's prefix
+    int4 mine = reinterpret_cast<int4*>(row_at)[threadIdx.x];
+    mine.y = max(mine.y, mine.x);
+    mine.z = max(mine.z, mine.y);
+    mine.w = max(mine.w, mine.z);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    int run = mine.w;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        const int up = __shfl_up_sync(0xffffffffu, run, o);
+        if (lane >= o) run = max(run, up);
+    }
+    if (lane == 31) warp_max[warp] = run;
+    int before = __shfl_up_sync(0xffffffffu, run, 1);
+    if (lane == 0) before = -1;
+    __syncthreads();
+    for (int w = 0; w < warp; ++w) before = max(before, warp_max[w]);
+    mine.x = max(mine.x, before);
+    mine.y = max(mine.y, before);
+    mine.z = max(mine.z, before);
+    mine.w = max(mine.w, before);
+    reinterpret_cast<int4*>(row_at)[threadIdx.x] = mine;
+    static_assert(PER == 4, "tile_rows scans four entries a thread (one int4)");
+    __syncthreads();
+}
+
 template <typename T>
 __global__ void __launch_bounds__(TREE_THREADS)
 tight_arc_parents(const long long* __restrict__ indptr, const int* __restrict__ indices,
@@ -58,16 +99,18 @@ tight_arc_parents(const long long* __restrict__ indptr, const int* __restrict__ 
                   long long m, int* pred) {
     constexpr int PER = TREE_TILE / TREE_THREADS;  // arcs a thread takes from a tile
     __shared__ long long rows[2];
+    __shared__ __align__(16) int row_at[TREE_TILE];
+    __shared__ int warp_max[TREE_THREADS / 32];
     const T inf = DistTraits<T>::inf();
     for (long long first = blockIdx.x * (long long)TREE_TILE; first < m;
          first += gridDim.x * (long long)TREE_TILE) {
         const long long last = min(first + TREE_TILE, m) - 1;
+        __syncthreads();  // the previous tile's rows and row_at are read
         if (threadIdx.x < 2) rows[threadIdx.x] = arc_row(indptr, threadIdx.x ? last : first, 0, n - 1);
         __syncthreads();
         const long long lo = rows[0], hi = rows[1];
-        __syncthreads();  // rows is rewritten for the next tile
-        // the thread's PER arcs, each searched and loaded on its own, so that their
-        // searches and gathers are in flight together
+        tile_rows(indptr, first, lo, hi, row_at, warp_max);
+        // the thread's PER arcs, loaded together so that their gathers are in flight at once
         long long u[PER];
         int v[PER];
         T w[PER];
@@ -76,7 +119,7 @@ tight_arc_parents(const long long* __restrict__ indptr, const int* __restrict__ 
             const long long e = first + threadIdx.x + k * TREE_THREADS;
             u[k] = -1;
             if (e <= last) {
-                u[k] = arc_row(indptr, e, lo, hi);
+                u[k] = lo + row_at[threadIdx.x + k * TREE_THREADS];
                 v[k] = __ldcs(indices + e);  // read once: keep dist in L2 instead
                 w[k] = __ldcs(weights + e);
             }
