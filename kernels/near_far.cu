@@ -43,7 +43,8 @@
 // ctl (int32): [0] size, [1] round, [2] near entries of the round in progress, [3] parity
 // (0: frontier in fv/fd, 1: in gv/gd), [4] new entries, [5] carried entries,
 // [6] total near entries processed (int, saturating statistics are not needed here),
-// [7] inline sub-rounds run by the team's block 0.
+// [7] inline sub-rounds run by the team's block 0, [8] wide: the team stopped because
+// its frontier's arcs passed arc_cap (the host hands the run over to dense rounds).
 // tctl (T): [0] frontier minimum snapshot, [1] delta, [2] next minimum (grid rounds).
 #include "common.cuh"
 
@@ -406,12 +407,17 @@ template <typename T> __device__ void block_min_into(T v, T* target) {
 // Snapshot the n_new appended entries, carry the far entries still current; each
 // thread returns the minimum snapshot it wrote. Threads tid, tid+nthreads, ... take
 // index k of both jobs, so the loads of both are in flight together (two dependent
-// latencies a round instead of four when each thread has one item of each).
+// latencies a round instead of four when each thread has one item of each). With
+// `arcs` (every thread of each warp calls it), the out-arcs of the next frontier's
+// entries are added to *arcs (one atomic a warp).
 template <typename T>
 __device__ T snapshot_and_carry(const int* cv, const T* cd, int size, T thr, const T* dist,
                                 int* nv, T* nd, int n_new, int* carry_count,
-                                long long tid, long long nthreads) {
+                                long long tid, long long nthreads,
+                                const long long* __restrict__ indptr = nullptr,
+                                unsigned long long* arcs = nullptr) {
     T local = DistTraits<T>::inf();
+    unsigned out_arcs = 0;  // a row counts at most 2^20 arcs: no thread's sum overflows
     const long long count = n_new > size ? n_new : size;
     for (long long k = tid; k < count; k += nthreads) {
         const bool snap = k < n_new, entry = k < size;
@@ -424,13 +430,20 @@ __device__ T snapshot_and_carry(const int* cv, const T* cd, int size, T thr, con
         if (snap) {
             nd[k] = dv;
             local = dv < local ? dv : local;
+            if (arcs) out_arcs += min(indptr[v + 1] - indptr[v], 1LL << 20);
         }
         if (far && now == du) {  // lowered this round: its new entry is appended instead
             const int slot = n_new + append_slot(carry_count);
             nv[slot] = u;
             nd[slot] = du;
             local = du < local ? du : local;
+            if (arcs) out_arcs += min(indptr[u + 1] - indptr[u], 1LL << 20);
         }
+    }
+    if (arcs) {
+        unsigned long long sum = out_arcs;
+        for (int off = 16; off > 0; off >>= 1) sum += __shfl_down_sync(FULL_MASK, sum, off);
+        if ((threadIdx.x & 31) == 0 && sum) atomicAdd(arcs, sum);
     }
     return local;
 }
@@ -486,13 +499,13 @@ struct ClusterTeam {
 #define NF_CLUSTER_DIMS
 #endif
 
-// Counters of one round: appended entries, carried entries, near entries (the team
-// counts them in block 0's copy, with 32-bit atomics), next minimum (each block its own:
-// 64-bit atomics stay in the block's shared memory; readers take the minimum of all).
-template <typename T> struct RoundCounters { int next, carry, near; T min; };
+// Counters of one round: appended entries, carried entries, near entries and the next
+// frontier's out-arcs (the team counts them in block 0's copy), next minimum (each block
+// its own: 64-bit atomics stay in the block's shared memory; readers take the minimum).
+template <typename T> struct RoundCounters { int next, carry, near; unsigned long long arcs; T min; };
 
 template <typename T> __device__ __forceinline__ void reset(RoundCounters<T>& c) {
-    c.next = 0; c.carry = 0; c.near = 0; c.min = DistTraits<T>::inf();
+    c.next = 0; c.carry = 0; c.near = 0; c.arcs = 0; c.min = DistTraits<T>::inf();
 }
 
 // Minimum over the team's blocks of their counters' `min` (every rank, 0 included).
@@ -507,15 +520,17 @@ __device__ __forceinline__ T team_min(const Team& team, RoundCounters<T>* local)
     return m;
 }
 
-// Up to max_rounds rounds while 0 < size <= cap; `local` is this block's RoundCounters[2]
-// in shared memory.
+// Up to max_rounds rounds while 0 < size <= cap and the frontier's out-arcs are at most
+// arc_cap (a frontier of hubs: R-MAT's waves after a hub, whose rounds on the team's
+// few multiprocessors were most of a run; then ctl[8] = 1); `local` is this block's
+// RoundCounters[2] in shared memory.
 template <typename T, bool HEAVY, typename Team>
 __device__ __forceinline__ void team_rounds(
         const Team& team, RoundCounters<T>* local, const long long* __restrict__ indptr,
         const int* __restrict__ indices, const T* __restrict__ weights, T* dist, int* pred,
         int* stamp, int* fv, T* fd, int* gv, T* gd, int* ctl, T* tctl, int cap, int max_rounds,
         int track_pred, T cutoff, int target, int inline_on, int* heavy_u,
-        long long* heavy_start, T* heavy_d, int* heavy_count, int heavy_cap) {
+        long long* heavy_start, T* heavy_d, int* heavy_count, int heavy_cap, long long arc_cap) {
     // with inline_on, the block's two inline queues (dynamic shared memory: vertices,
     // then distances) and their counts (see RelaxVisitor)
     extern __shared__ __align__(16) unsigned char nf_shared[];
@@ -536,6 +551,7 @@ __device__ __forceinline__ void team_rounds(
     const long long warp = tid >> 5, nwarps = nthreads >> 5;
     int size = ctl[0], round = ctl[1], parity = ctl[3], total_near = ctl[6], sub_rounds = ctl[7];
     T fmin = tctl[0], delta = tctl[1];
+    bool wide = false;  // the frontier's out-arcs, once a round has counted them, > arc_cap
     if (threadIdx.x == 0) { reset(local[0]); reset(local[1]); }
     // HEAVY (the _heavy kernels, for graphs with rows longer than HEAVY_ARCS): such rows
     // are split over the whole team after the round's visit (HeavyRows), one count slot
@@ -543,7 +559,7 @@ __device__ __forceinline__ void team_rounds(
     // The other kernels keep the plain visit (the queue's code costs registers).
     if (HEAVY && leader) heavy_count[0] = heavy_count[1] = 0;
     team.sync();
-    for (int r = 0; r < max_rounds && size > 0 && size <= cap; ++r) {
+    for (int r = 0; r < max_rounds && size > 0 && size <= cap && !wide; ++r) {
         ++round;
         RoundCounters<T>* c = &ctr[round & 1];
         int* cv = parity ? gv : fv;
@@ -601,11 +617,13 @@ __device__ __forceinline__ void team_rounds(
         }
         const int n_new = c->next;
         const T local_min = snapshot_and_carry(cv, cd, size, thr, dist, nv, nd, n_new, &c->carry,
-                                               tid, nthreads);
+                                               tid, nthreads, indptr,
+                                               arc_cap < 0x7fffffffffffffffLL ? &c->arcs : nullptr);
         block_min_into(local_min, &local[round & 1].min);
         team.sync();
         NF_MARK(2);
         size = n_new + c->carry;
+        wide = c->arcs > static_cast<unsigned long long>(arc_cap);
         fmin = team_min(team, &local[round & 1]);
         const int near = c->near;
         total_near += near;
@@ -615,6 +633,7 @@ __device__ __forceinline__ void team_rounds(
     if (leader) {
         ctl[0] = size; ctl[1] = round; ctl[2] = 0; ctl[3] = parity; ctl[6] = total_near;
         ctl[7] = sub_rounds;  // block 0's
+        ctl[8] = size > 0 && wide;
         tctl[0] = fmin; tctl[1] = delta;
     }
     team.sync();  // every block's counters stay alive until the others have read them
@@ -626,11 +645,11 @@ __device__ __forceinline__ void team_rounds(
         const T* __restrict__ weights, T* dist, int* pred, int* stamp, int* fv, T* fd, int* gv, \
         T* gd, int* ctl, T* tctl, int cap, int max_rounds, int track_pred, T cutoff, int target, \
         int inline_on, int* heavy_u, long long* heavy_start, T* heavy_d, int* heavy_count,       \
-        int heavy_cap
+        int heavy_cap, long long arc_cap
 #define NF_TEAM_ARGS                                                                         \
     indptr, indices, weights, dist, pred, stamp, fv, fd, gv, gd, ctl, tctl, cap, max_rounds, \
         track_pred, cutoff, target, inline_on, heavy_u, heavy_start, heavy_d, heavy_count,     \
-        heavy_cap
+        heavy_cap, arc_cap
 
 // One block (launch: grid 1, NF block threads); _heavy: long rows split (team_rounds).
 template <typename T> __global__ void __launch_bounds__(1024) near_far_block(NF_TEAM_PARAMS) {
@@ -902,7 +921,7 @@ __global__ void nf_init(T* dist, int* pred, int* stamp, int n, int* fv, T* fd, i
         stamp[i] = -1;
     }
     if (global_thread_id() == 0) {
-        for (int k = 0; k < 8; ++k) ctl[k] = 0;
+        for (int k = 0; k < 9; ++k) ctl[k] = 0;
         ctl[0] = source >= 0;
         fv[0] = source;
         fd[0] = T(0);

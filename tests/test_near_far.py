@@ -260,7 +260,7 @@ def test_setup_kernels_match_twin(source, dtype):
         xp, ops = ex.xp, ex.ops("near_far")
         st = SimpleNamespace(**{k: xp.full(n, 7, dtype=t) for k, t in [
             ("dist", dtype), ("pred", np.int32), ("stamp", np.int32), ("fv", np.int32),
-            ("fd", dtype)]}, ctl=xp.full(8, 7, dtype=np.int32), tctl=xp.full(3, 7, dtype=dtype))
+            ("fd", dtype)]}, ctl=xp.full(9, 7, dtype=np.int32), tctl=xp.full(3, 7, dtype=dtype))
         ops.init_state(st, source, dtype(3))
         flags = xp.zeros(n, dtype=np.uint8)
         ops.flag_entries(ex.asarray(entries), 600, flags)
@@ -306,9 +306,9 @@ def test_dense_target_option_checked(device, target):
 
 
 def test_dense_hand_over_rule(device):
-    """Dense rounds take over once the frontier exceeds n / dense_fraction, with
-    non-negative weights only (skewed degrees included: long rows are expanded by a
-    warp); the answer is NetworkX's either way."""
+    """Dense rounds take over once the frontier exceeds n / dense_fraction entries or m /
+    dense_fraction out-arcs, with non-negative weights only (skewed degrees included:
+    long rows are expanded by a warp); the answer is NetworkX's either way."""
     ex = Executor(device)
     uniform = _random_csr(3, 3000, 21000, "int")
     star = CSRGraph.from_edge_arrays(  # 0 -> 1 -> every other vertex: skewed degrees
@@ -328,6 +328,15 @@ def test_dense_hand_over_rule(device):
     skewed = near_far_sssp(ex, star, [0], block_cap=0, dense_fraction=10**9)
     assert skewed.stats["dense_rounds"] > 0
     assert ex.to_host(skewed.dist).tolist() == [0, 1] + [2] * 2998
+    # a wave of hubs: 100 entries (n / 500) holding 50,000 of the 50,100 arcs: the team
+    # stops on the arcs and dense rounds take over from 100 entries
+    hubs = CSRGraph.from_edge_arrays(
+        50101, np.r_[np.zeros(100, np.int64), np.repeat(np.arange(1, 101), 500)],
+        np.arange(1, 50101), np.ones(50100, np.int64))
+    wave = near_far_sssp(ex, hubs, [0], dense_fraction=16)
+    assert wave.stats["dense_rounds"] > 0 and wave.stats["near_entries"] == 1, wave.stats
+    assert ex.to_host(wave.dist).tolist() == [0] + [1] * 100 + [2] * 50000
+    assert "dense_rounds" not in near_far_sssp(ex, hubs, [0], dense_fraction=0).stats
     expected = nx.single_source_dijkstra_path_length(to_networkx(uniform), 0)
     dist = ex.to_host(handed.dist)
     assert {v: int(dist[v]) for v in expected} == expected

@@ -1,8 +1,9 @@
 """Kernel table for kernels/near_far.cu and its NumPy twin.
 
-State shared by both: frontier buffers (fv, fd) and (gv, gd), ``ctl`` int32[8] and
+State shared by both: frontier buffers (fv, fd) and (gv, gd), ``ctl`` int32[9] and
 ``tctl`` T[3] as documented at the top of near_far.cu. One call of ``block_rounds``
-runs up to ``max_rounds`` rounds while the frontier has at most ``cap`` entries, on a
+runs up to ``max_rounds`` rounds while the frontier has at most ``cap`` entries and
+at most ``arc_cap`` out-arcs (past that: ctl[CTL_WIDE] = 1), on a
 team of ``team`` blocks (1, or CLUSTER: a Hopper thread-block cluster; the twin's
 rounds are the same for both), delta adapting towards ``target`` near entries a round;
 one call of ``grid_round`` runs one round. Rounds are deterministic in everything but
@@ -33,7 +34,10 @@ INLINE_QUEUE = 2048  # entries of each of a team block's two inline queues (NF_Q
 HEAVY_ARCS = 1024  # dense rounds queue rows longer than this for the grid (near_far.cu)
 HEAVY_CHUNK = 1024  # arcs of each queued chunk (near_far.cu)
 NULL = scalar(0, np.uint64)  # a null pointer argument (8 bytes, as a device pointer)
-CTL_SIZE, CTL_ROUND, CTL_NEAR, CTL_PARITY, CTL_NEW, CTL_CARRY, CTL_TOTAL_NEAR, CTL_SUB = range(8)
+ARC_CAP_NONE = (1 << 63) - 1  # block_rounds' arc_cap when the frontier's arcs do not matter
+(CTL_SIZE, CTL_ROUND, CTL_NEAR, CTL_PARITY, CTL_NEW, CTL_CARRY, CTL_TOTAL_NEAR, CTL_SUB,
+ CTL_WIDE) = range(9)
+CTL_SLOTS = 9
 
 
 def buffers(st, parity):
@@ -93,7 +97,7 @@ class CudaOps(CudaKernelTable):
         self.launch("nf_widen", dist.size, (work, dist, scalar(dist.size, np.int32)))
 
     def block_rounds(self, g, st, cap, max_rounds, track_pred, cutoff, team, target,
-                     inline=False, heavy=None):
+                     inline=False, heavy=None, arc_cap=ARC_CAP_NONE):
         """``inline``: block sub-rounds, with two queues of INLINE_QUEUE entries.
         ``heavy`` (heavy_rows): rows longer than HEAVY_ARCS are split over the team after
         each round's visit; None: each walked by one warp."""
@@ -105,7 +109,8 @@ class CudaOps(CudaKernelTable):
             g.indptr, g.indices, g.weights, st.dist, st.pred, st.stamp, st.fv, st.fd, st.gv,
             st.gd, st.ctl, st.tctl, scalar(cap, np.int32), scalar(max_rounds, np.int32),
             scalar(int(track_pred), np.int32), scalar(cutoff, T), scalar(target, np.int32),
-            scalar(int(inline), np.int32), *_queue(heavy)), shared_mem=shared)
+            scalar(int(inline), np.int32), *_queue(heavy), scalar(arc_cap, np.int64)),
+            shared_mem=shared)
 
     def grid_round(self, g, st, size, parity, track_pred, cutoff, target):
         """One round over the whole grid; the frontier (``size`` entries) is in buffer
@@ -225,15 +230,16 @@ class NumpyOps(NumpyTwin):
         dist[:] = np.where(work == INT32_MAX, dist.dtype.type(distance_inf(dist.dtype)), work)
 
     def block_rounds(self, g, st, cap, max_rounds, track_pred, cutoff, team, target,
-                     inline=False, heavy=None):
+                     inline=False, heavy=None, arc_cap=ARC_CAP_NONE):
         """``heavy``: unused (heavy_rows)."""
         ctl, tctl = st.ctl, st.tctl
         size, round_, parity = int(ctl[CTL_SIZE]), int(ctl[CTL_ROUND]), int(ctl[CTL_PARITY])
         fmin, delta = tctl[0].item(), tctl[1].item()
         inf = distance_inf(st.dist.dtype)
         total_near = int(ctl[CTL_TOTAL_NEAR])
+        arcs = 0  # the frontier's out-arcs, once a round has counted them
         for _ in range(max_rounds):
-            if not (0 < size <= cap):
+            if not (0 < size <= cap and arcs <= arc_cap):
                 break
             round_ += 1
             thr = threshold(fmin, delta, inf)
@@ -243,6 +249,9 @@ class NumpyOps(NumpyTwin):
             total_near += near
             delta = adapt_delta(delta, near, target, inf)
             parity ^= 1
+            entries = buffers(st, parity)[0][:size].astype(np.int64)
+            arcs = int((g.indptr[entries + 1] - g.indptr[entries]).sum())
+        ctl[CTL_WIDE] = size > 0 and arcs > arc_cap
         ctl[CTL_SIZE], ctl[CTL_ROUND], ctl[CTL_NEAR] = size, round_, 0
         ctl[CTL_PARITY], ctl[CTL_TOTAL_NEAR] = parity, total_near
         tctl[0], tctl[1] = fmin, delta
