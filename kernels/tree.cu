@@ -110,25 +110,34 @@ tight_arc_parents(const long long* __restrict__ indptr, const int* __restrict__ 
         __syncthreads();
         const long long lo = rows[0], hi = rows[1];
         tile_rows(indptr, first, lo, hi, row_at, warp_max);
-        // the thread's PER arcs, loaded together so that their gathers are in flight at once
+        // the thread's PER arcs, each step's loads issued together: the tails' distances,
+        // then the heads and weights of the arcs whose tail is reached (a search that
+        // reached a small part of the graph streams little more than its distances),
+        // then the heads' distances
         long long u[PER];
+        T du[PER];
+#pragma unroll
+        for (int k = 0; k < PER; ++k) {
+            const long long e = first + threadIdx.x + k * TREE_THREADS;
+            u[k] = e <= last ? lo + row_at[threadIdx.x + k * TREE_THREADS] : -1;
+            du[k] = u[k] >= 0 ? dist[u[k]] : inf;
+        }
         int v[PER];
         T w[PER];
 #pragma unroll
         for (int k = 0; k < PER; ++k) {
             const long long e = first + threadIdx.x + k * TREE_THREADS;
-            u[k] = -1;
-            if (e <= last) {
-                u[k] = lo + row_at[threadIdx.x + k * TREE_THREADS];
+            v[k] = -1;
+            if (du[k] != inf) {
                 v[k] = __ldcs(indices + e);  // read once: keep dist in L2 instead
                 w[k] = __ldcs(weights + e);
             }
         }
 #pragma unroll
         for (int k = 0; k < PER; ++k) {
-            if (u[k] < 0) continue;
-            const T du = dist[u[k]], dv = dist[v[k]];
-            if (du != inf && dv != inf && du < dv && du + w[k] == dv) pred[v[k]] = (int)u[k];
+            if (v[k] < 0) continue;
+            const T dv = dist[v[k]];
+            if (dv != inf && du[k] < dv && du[k] + w[k] == dv) pred[v[k]] = (int)u[k];
         }
     }
 }
