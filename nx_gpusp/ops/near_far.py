@@ -250,7 +250,8 @@ class NumpyOps(NumpyTwin):
             delta = adapt_delta(delta, near, target, inf)
             parity ^= 1
             entries = buffers(st, parity)[0][:size].astype(np.int64)
-            arcs = int((g.indptr[entries + 1] - g.indptr[entries]).sum())
+            degrees = g.indptr[entries + 1] - g.indptr[entries]
+            arcs = int(np.minimum(degrees, 1 << 20).sum())  # a row counts at most 2^20
         ctl[CTL_WIDE] = size > 0 and arcs > arc_cap
         ctl[CTL_SIZE], ctl[CTL_ROUND], ctl[CTL_NEAR] = size, round_, 0
         ctl[CTL_PARITY], ctl[CTL_TOTAL_NEAR] = parity, total_near
