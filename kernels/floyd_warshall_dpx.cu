@@ -127,28 +127,34 @@ __device__ __forceinline__ void store_words(W* dst, const W* regs) {
     *reinterpret_cast<typename Words<N, W>::V*>(dst) = u.v;
 }
 
-template <class Lane>
-__device__ __forceinline__ void load_micro(typename Lane::W (*acc)[Micro<Lane>::MC],
-                                           const typename Lane::W* c_tile, long long ldw,
-                                           int tx, int ty) {
+// move(registers, offset in the tile) for each run of HC words of the thread's
+// micro-tile: its half h of row r, at offset M::row(ty, r) * ldw + M::col(tx, h)
+template <class Lane, typename Move>
+__device__ __forceinline__ void for_micro_runs(typename Lane::W (*acc)[Micro<Lane>::MC],
+                                               long long ldw, int tx, int ty, Move move) {
     typedef Micro<Lane> M;
 #pragma unroll
     for (int r = 0; r < M::MR; ++r)
 #pragma unroll
-        for (int h = 0; h < 2; ++h)
-            load_words<M::HC>(acc[r] + h * M::HC, c_tile + M::row(ty, r) * ldw + M::col(tx, h));
+        for (int h = 0; h < 2; ++h) move(acc[r] + h * M::HC, M::row(ty, r) * ldw + M::col(tx, h));
+}
+
+template <class Lane>
+__device__ __forceinline__ void load_micro(typename Lane::W (*acc)[Micro<Lane>::MC],
+                                           const typename Lane::W* c_tile, long long ldw,
+                                           int tx, int ty) {
+    for_micro_runs<Lane>(acc, ldw, tx, ty, [&](typename Lane::W* regs, long long at) {
+        load_words<Micro<Lane>::HC>(regs, c_tile + at);
+    });
 }
 
 template <class Lane>
 __device__ __forceinline__ void store_micro(typename Lane::W* c_tile, long long ldw,
                                             typename Lane::W (*acc)[Micro<Lane>::MC],
                                             int tx, int ty) {
-    typedef Micro<Lane> M;
-#pragma unroll
-    for (int r = 0; r < M::MR; ++r)
-#pragma unroll
-        for (int h = 0; h < 2; ++h)
-            store_words<M::HC>(c_tile + M::row(ty, r) * ldw + M::col(tx, h), acc[r] + h * M::HC);
+    for_micro_runs<Lane>(acc, ldw, tx, ty, [&](typename Lane::W* regs, long long at) {
+        store_words<Micro<Lane>::HC>(c_tile + at, regs);
+    });
 }
 
 // The diagonal tile, closed in registers: each thread keeps its micro-tile (as in the

@@ -299,16 +299,22 @@ template <typename T> struct HeavyRows {
 // (team, inline sub-rounds, grid and dense). On the H100, round-robin medians, from the
 // team's rounds: NY 4.54 -> 3.99 ms, FLA 12.17 -> 11.26, random-pred 1M 1.35 -> 1.24,
 // R-MAT 20 4.26 against 4.42.
+// The inclusive prefix sum of x over the calling warp's lanes (every lane calls it).
+__device__ __forceinline__ int warp_inclusive_sum(int x) {
+    const int lane = threadIdx.x & 31;
+    for (int off = 1; off < 32; off <<= 1) {
+        const int o = __shfl_up_sync(FULL_MASK, x, off);
+        if (lane >= off) x += o;
+    }
+    return x;
+}
+
 template <typename T, typename Visitor>
 __device__ __forceinline__ void visit_short_rows(const int* __restrict__ indices,
                                                  const T* __restrict__ weights, T du,
                                                  long long beg, int deg, const Visitor& visit) {
     const int lane = threadIdx.x & 31;
-    int incl = deg;
-    for (int off = 1; off < 32; off <<= 1) {
-        const int o = __shfl_up_sync(FULL_MASK, incl, off);
-        if (lane >= off) incl += o;
-    }
+    const int incl = warp_inclusive_sum(deg);
     const int total = __shfl_sync(FULL_MASK, incl, 31);
     const long long first = beg - (incl - deg);  // slot k of this lane's row: arc first + k
     for (int s0 = 0; s0 < total; s0 += 32 * ARC_BATCH) {
@@ -770,11 +776,7 @@ __device__ __forceinline__ int bucket_reaching(const int* hist, int target) {
     static_assert(DENSE_BUCKETS == 64, "two buckets a lane");
     const int lane = threadIdx.x & 31;
     const int a = hist[2 * lane], b = hist[2 * lane + 1];
-    int cum = a + b;
-    for (int off = 1; off < 32; off <<= 1) {
-        const int o = __shfl_up_sync(FULL_MASK, cum, off);
-        if (lane >= off) cum += o;
-    }
+    const int cum = warp_inclusive_sum(a + b);
     const unsigned hit = __ballot_sync(FULL_MASK, cum >= target);
     if (!hit) return DENSE_BUCKETS;
     const int first = __ffs(hit) - 1;
