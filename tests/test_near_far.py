@@ -62,6 +62,38 @@ def _random_csr(seed, n, m, kind):
     return CSRGraph.from_edge_arrays(n, src, dst, w, directed=bool(seed % 2))
 
 
+def _dense_rounds_match(graph, sources, delta, executors):
+    """dense_rounds to convergence from ``sources`` flagged (target 64, ``delta``) on
+    each executor: the distances are equal; returns the first executor's."""
+    out = []
+    for ex in executors:
+        dist, _pred = init_sources(ex, graph.n, sources, graph.distance_dtype())
+        flags = ex.xp.zeros(graph.n, dtype=np.uint8)
+        flags[ex.asarray(sources)] = 1
+        dense_rounds(ex, graph, dist, flags, distance_inf(graph.distance_dtype()),
+                     target=64, delta=delta)
+        out.append(ex.to_host(dist))
+    for other in out[1:]:
+        np.testing.assert_array_equal(out[0], other)
+    return out[0]
+
+
+def _solver_runs_match(graph, source, shapes, executors):
+    """near_far_sssp from ``source`` with each option set of ``shapes`` on each executor:
+    the distances are equal and the first executor's predecessors (where asked for) are
+    a tree of tight arcs; yields (options, runs) for the caller's own checks."""
+    for kw in shapes:
+        runs = [near_far_sssp(ex, graph, [source], **kw) for ex in executors]
+        for other in runs[1:]:
+            np.testing.assert_array_equal(runs[0].executor.to_host(runs[0].dist),
+                                          other.executor.to_host(other.dist))
+        if kw["want_pred"]:
+            pred, dist = (runs[0].executor.to_host(x) for x in (runs[0].pred, runs[0].dist))
+            reached = set(np.flatnonzero(dist != distance_inf(dist.dtype)).tolist())
+            assert_tight_tree(to_networkx(graph), dist, pred, [source], reached)
+        yield kw, runs
+
+
 @pytest.mark.gpu
 @pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
 @pytest.mark.parametrize("cluster", [1, 8])
@@ -149,31 +181,18 @@ def test_dense_rounds_split_long_rows(seed, weights):
     graph = CSRGraph.from_edge_arrays(n, src, dst, w, directed=True)
     assert [int(graph.out_degree[h]) for h in hubs] == list(hubs.values())
     assert graph.int32_distances == (weights == "int32")
-    sources = [0, 1, 2, int(rng.integers(3, n))]
-    out = []
-    for ex in (Executor("cuda"), Executor("cpu")):
+    executors = (Executor("cuda"), Executor("cpu"))
+    for ex in executors:
         assert (ex.ops("near_far").heavy_rows(graph, graph.distance_dtype()) is None) == \
             (ex.kind == "cpu")
-        dist, _pred = init_sources(ex, graph.n, sources, graph.distance_dtype())
-        flags = ex.xp.zeros(graph.n, dtype=np.uint8)
-        flags[ex.asarray(sources)] = 1
-        dense_rounds(ex, graph, dist, flags, distance_inf(graph.distance_dtype()),
-                     target=64, delta=w.max())
-        out.append(ex.to_host(dist))
-    np.testing.assert_array_equal(out[0], out[1])
+    _dense_rounds_match(graph, [0, 1, 2, int(rng.integers(3, n))], w.max(), executors)
     # the whole solver from the longest row's vertex: handed over at once (block_cap=0),
     # and in team rounds (one block, a cluster; lengths only, inline, and with
     # predecessors), which split long rows over the team
     shapes = [dict(block_cap=0, dense_fraction=10**9, want_pred=False)] + [
         dict(cluster=c, dense_fraction=0, want_pred=p) for c in (1, 8) for p in (False, True)]
-    for kw in shapes:
-        runs = [near_far_sssp(ex, graph, [2], **kw) for ex in (Executor("cuda"), Executor("cpu"))]
+    for kw, runs in _solver_runs_match(graph, 2, shapes, executors):
         assert all(("dense_rounds" in r.stats) == (kw["dense_fraction"] > 0) for r in runs), kw
-        np.testing.assert_array_equal(*(r.executor.to_host(r.dist) for r in runs))
-        if kw["want_pred"]:
-            pred, dist = (runs[0].executor.to_host(x) for x in (runs[0].pred, runs[0].dist))
-            reached = set(np.flatnonzero(dist != distance_inf(dist.dtype)).tolist())
-            assert_tight_tree(to_networkx(graph), dist, pred, [2], reached)
 
 
 @pytest.mark.gpu
@@ -199,28 +218,14 @@ def test_short_rows_dealt_out_over_lanes(seed, weights):
     assert np.array_equal(graph.out_degree, degrees)
     assert graph.int32_distances == (weights == "int32")
     source = int(np.flatnonzero(degrees == 32)[0])
-    out = []
-    for ex in (Executor("cuda"), Executor("cpu")):
-        dist, _pred = init_sources(ex, graph.n, [source], graph.distance_dtype())
-        flags = ex.xp.zeros(graph.n, dtype=np.uint8)
-        flags[source] = 1
-        dense_rounds(ex, graph, dist, flags, distance_inf(graph.distance_dtype()),
-                     target=64, delta=w.max())
-        out.append(ex.to_host(dist))
-    np.testing.assert_array_equal(out[0], out[1])
+    executors = (Executor("cuda"), Executor("cpu"))
+    expected = _dense_rounds_match(graph, [source], w.max(), executors)
     shapes = [dict(block_cap=0, dense_fraction=10**9, want_pred=False),  # dense
               dict(block_cap=1, dense_fraction=0, want_pred=False),  # grid rounds
               *(dict(cluster=c, dense_fraction=0, want_pred=p, inline=i)  # team rounds
                 for c in (1, 8) for p, i in ((False, True), (False, False), (True, False)))]
-    for kw in shapes:
-        runs = [near_far_sssp(ex, graph, [source], **kw)
-                for ex in (Executor("cuda"), Executor("cpu"))]
-        np.testing.assert_array_equal(*(r.executor.to_host(r.dist) for r in runs))
-        np.testing.assert_array_equal(runs[0].executor.to_host(runs[0].dist), out[0])
-        if kw["want_pred"]:
-            pred, dist = (runs[0].executor.to_host(x) for x in (runs[0].pred, runs[0].dist))
-            reached = set(np.flatnonzero(dist != distance_inf(dist.dtype)).tolist())
-            assert_tight_tree(to_networkx(graph), dist, pred, [source], reached)
+    for _kw, runs in _solver_runs_match(graph, source, shapes, executors):
+        np.testing.assert_array_equal(runs[0].executor.to_host(runs[0].dist), expected)
 
 
 @pytest.mark.gpu
