@@ -1,7 +1,8 @@
 """Kernel table for kernels/near_far.cu and its NumPy twin.
 
 State shared by both: frontier buffers (fv, fd) and (gv, gd), ``ctl`` int32[9] and
-``tctl`` T[3] as documented at the top of near_far.cu. One call of ``block_rounds``
+``tctl`` T[3] as documented at the top of near_far.cu, in one block of memory
+(``control_block``) so that the host reads both in one copy. One call of ``block_rounds``
 runs up to ``max_rounds`` rounds while the frontier has at most ``cap`` entries and
 at most ``arc_cap`` out-arcs (past that: ctl[CTL_WIDE] = 1), on a
 team of ``team`` blocks (1, or CLUSTER: a Hopper thread-block cluster; the twin's
@@ -11,7 +12,10 @@ the choice among equally valid predecessors, so the twin matches the kernels exa
 
 ``init_state`` sets a run's state up (one launch); ``flag_entries``, ``narrow`` and
 ``widen`` prepare the dense phase and convert its int32 distances back.
-``dense_phase`` runs the dense phase (flag rounds after the hand-over) to its end. On
+``dense_phase`` runs the dense phase (flag rounds after the hand-over) to its end, its
+control in one block from ``dense_control`` (a copy of a template on the device, not
+a zeroing, a fill and a view for each of its eight arrays), the rounds it ran read by
+``dense_rounds_run``. On
 CUDA it is one cooperative launch whose rounds are asynchronous (a vertex relaxes from
 its current distance), so the twin matches it in the distances it converges to, not
 round for round.
@@ -38,6 +42,51 @@ ARC_CAP_NONE = (1 << 63) - 1  # block_rounds' arc_cap when the frontier's arcs d
 (CTL_SIZE, CTL_ROUND, CTL_NEAR, CTL_PARITY, CTL_NEW, CTL_CARRY, CTL_TOTAL_NEAR, CTL_SUB,
  CTL_WIDE) = range(9)
 CTL_SLOTS = 9
+TCTL_OFFSET = 40  # bytes: tctl after ctl's nine int32 (8-byte aligned) in control_block
+CONTROL_INTS = 16  # the block's size in int32 (64 bytes: ctl, padding, tctl of 8-byte T)
+# nf_dense_rounds' control (dense_control): int32 changed[3], dcount[3], dhist[3 x
+# DENSE_BUCKETS], rounds[1], barrier[2] (uint32), then T dmin[3], dbase[3], dwidth[3]
+# from DENSE_T_OFFSET bytes; all zero but dmin, dbase, dwidth (the type's "unreached")
+_DENSE_INTS = {"changed": (0, 3), "dcount": (3, 3), "dhist": (6, 3 * DENSE_BUCKETS),
+               "rounds": (6 + 3 * DENSE_BUCKETS, 1), "barrier": (7 + 3 * DENSE_BUCKETS, 2)}
+DENSE_T_OFFSET = 8 * -(-(9 + 3 * DENSE_BUCKETS) * 4 // 8)
+_DENSE_T = {"dmin": 0, "dbase": 3, "dwidth": 6}
+
+
+def control_block(xp, dtype):
+    """(ctl, tctl) of a run, one block of CONTROL_INTS int32: ctl its first CTL_SLOTS,
+    tctl (three ``dtype``) from byte TCTL_OFFSET; a host copy of ``ctl`` holds both
+    (``split_control``)."""
+    ctl = xp.empty(CONTROL_INTS, dtype=np.int32)
+    dtype = np.dtype(dtype)
+    if xp is np:
+        return ctl, ctl[TCTL_OFFSET // 4:].view(dtype)[:3]
+    return ctl, xp.ndarray((3,), dtype=dtype, memptr=ctl.data + TCTL_OFFSET)
+
+
+def split_control(host_block, dtype):
+    """(ctl, tctl) views of a host copy of a control_block."""
+    return host_block[:CTL_SLOTS], host_block[TCTL_OFFSET // 4:].view(dtype)[:3]
+
+
+def dense_control_template(dtype):
+    """The initial dense control of ``dtype`` distances, as bytes (see _DENSE_INTS)."""
+    dtype = np.dtype(dtype)
+    block = np.zeros(DENSE_T_OFFSET + 9 * dtype.itemsize, dtype=np.uint8)
+    block[DENSE_T_OFFSET:].view(dtype)[:] = distance_inf(dtype)
+    return block
+
+
+def dense_views(block, dtype):
+    """The named arrays of a host dense control block of ``dtype`` distances, as views."""
+    ints = block[:DENSE_T_OFFSET].view(np.int32)
+    ts = block[DENSE_T_OFFSET:].view(dtype)
+    dc = SimpleNamespace(**{k: ints[a:a + size] for k, (a, size) in _DENSE_INTS.items()},
+                         **{k: ts[a:a + 3] for k, a in _DENSE_T.items()})
+    dc.dhist = dc.dhist.reshape(3, DENSE_BUCKETS)
+    dc.barrier = dc.barrier.view(np.uint32)
+    dc.block = block
+    return dc
 
 
 def buffers(st, parity):
@@ -80,6 +129,10 @@ class CudaOps(CudaKernelTable):
             major = int(self.cp.cuda.Device().compute_capability[:-1])
             self._team = CLUSTER if major >= 9 else 1
         return self._team
+
+    def control_block(self, dtype):
+        """(ctl, tctl) of a run (see control_block)."""
+        return control_block(self.cp, dtype)
 
     def init_state(self, st, source, delta):
         T = st.dist.dtype
@@ -135,21 +188,43 @@ class CudaOps(CudaKernelTable):
         """The dense rounds from the vertices flagged in ``flags[0]`` until a round leaves
         none flagged (``flags``: round 0's flags and a zeroed array; they alternate by
         round and are both zero at the end), all in one cooperative launch
-        (nf_dense_rounds); returns the number of rounds.
-        ``dc``: the rounds' control (dmin, dbase, dwidth: T[3]; dcount, changed: int32[3];
-        dhist: int32[3 * DENSE_BUCKETS]; rounds: int32[1]; barrier: uint32[2], zeroed).
+        (nf_dense_rounds); ``dense_rounds_run`` reads how many rounds it ran.
+        ``dc``: the rounds' control, a fresh ``dense_control`` block of ``dist``'s type.
         ``heavy`` (heavy_rows): rows longer than HEAVY_ARCS are queued there and relaxed
         by the whole grid after a grid barrier; None: each walked by one warp."""
         T = dist.dtype
         n = dist.size
         fn = self.kernel("nf_dense_rounds", T)
         blocks = min(-(-n // BLOCK), self.cooperative_blocks("nf_dense_rounds", T))
+        base = dc.block.data.ptr
+
+        def at(name):  # a pointer into the block (CuPy views cost microseconds each)
+            if name in _DENSE_T:
+                return scalar(base + DENSE_T_OFFSET + _DENSE_T[name] * T.itemsize, np.uint64)
+            return scalar(base + 4 * _DENSE_INTS[name][0], np.uint64)
+
         fn.kernel((max(blocks, 1),), (BLOCK,), (
             g.indptr, g.indices, weights, scalar(n, np.int32), dist, flags[0], flags[1],
-            scalar(cutoff, T), dc.changed, dc.rounds, dc.barrier, dc.dmin, dc.dbase,
-            dc.dwidth, dc.dcount, dc.dhist, scalar(fmin0, T), scalar(delta0, T),
-            scalar(target, np.int32), *_queue(heavy)), enable_cooperative_groups=True)
-        return int(self.cp.asnumpy(dc.rounds)[0])
+            scalar(cutoff, T), *map(at, ("changed", "rounds", "barrier", "dmin", "dbase",
+                                         "dwidth", "dcount", "dhist")),
+            scalar(fmin0, T), scalar(delta0, T), scalar(target, np.int32), *_queue(heavy)),
+            enable_cooperative_groups=True)
+
+    def dense_control(self, dtype):
+        """A fresh dense control block for ``dtype`` distances (dense_phase's ``dc``): a
+        device copy of the template, which is uploaded once per type."""
+        dtype = np.dtype(dtype)
+        key = ("dense_template", dtype)
+        template = self._cache.get(key)
+        if template is None:
+            template = self._cache[key] = self.cp.asarray(dense_control_template(dtype))
+        block = self.cp.empty(template.size, dtype=np.uint8)
+        block.data.copy_from_device_async(template.data, template.size)
+        return SimpleNamespace(block=block)
+
+    def dense_rounds_run(self, dc):
+        """The rounds the dense phase of ``dc`` ran (waits for it)."""
+        return int(dense_views(self.cp.asnumpy(dc.block), np.int32).rounds[0])
 
     def heavy_rows(self, graph, dtype):
         """The long-row queue of a graph's team and dense rounds (HeavyRows in
@@ -206,6 +281,15 @@ class NumpyOps(NumpyTwin):
 
     def default_team(self):
         return CLUSTER  # the twin of the default CUDA launch (Hopper)
+
+    def control_block(self, dtype):
+        return control_block(np, dtype)
+
+    def dense_control(self, dtype):
+        return dense_views(dense_control_template(dtype), np.dtype(dtype))
+
+    def dense_rounds_run(self, dc):
+        return int(dc.rounds[0])
 
     def init_state(self, st, source, delta):
         inf = distance_inf(st.dist.dtype)
@@ -276,7 +360,7 @@ class NumpyOps(NumpyTwin):
     def dense_phase(self, g, weights, dist, flags, cutoff, dc, fmin0, delta0, target,
                     heavy=None):
         """The dense rounds (see CudaOps.dense_phase), one ``_dense_round`` after another
-        until one leaves no vertex flagged; returns the number of rounds. ``heavy``:
+        until one leaves no vertex flagged (their number: dense_rounds_run). ``heavy``:
         unused (heavy_rows)."""
         round_ = 0
         while True:
@@ -288,7 +372,7 @@ class NumpyOps(NumpyTwin):
             round_ += 1
             if not dc.changed[cur]:
                 dc.rounds[0] = round_
-                return round_
+                return
 
     def _dense_round(self, g, weights, dist, flag_in, flag_out, cutoff, changed, dc, round_,
                      fmin0, delta0, target):

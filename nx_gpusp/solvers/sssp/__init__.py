@@ -4,9 +4,6 @@ the end of this file, which registers its methods)."""
 import decimal
 import math
 import numbers
-from dataclasses import dataclass
-from typing import Any
-
 import networkx as nx
 import numpy as np
 
@@ -17,7 +14,6 @@ __all__ = ["SSSPResult", "distance_inf", "cutoff_value", "is_real", "mask_beyond
            "init_sources", "check_negative_cycle", "source_indices"]
 
 
-@dataclass
 class SSSPResult:
     """Device arrays of one single-/multi-source run.
 
@@ -25,13 +21,30 @@ class SSSPResult:
     pred: int32 predecessor of each vertex in a shortest-path tree (-1 at sources and
     unreached vertices), or None when the method does not produce a valid tree (the
     result layer then derives one, see nx_gpusp.solvers.sssp.tree).
+    stats: the run's counts (rounds, launches...). ``late_stats``: a function giving
+    the counts still on the device, called at the first read of ``stats``, so that a
+    solve need not wait for its last launch (the tree's launches queue behind it).
+    int32_dist: where the run ended on int32 distances (near-far's dense phase), those:
+    ``dist`` narrowed (unreached: the int32 maximum), which the tree's pass reads; or None.
     """
 
-    dist: Any
-    pred: Any
-    sources: np.ndarray
-    executor: Any
-    stats: dict
+    __slots__ = ("dist", "pred", "sources", "executor", "int32_dist", "_stats", "_late")
+
+    def __init__(self, dist, pred, sources, executor, stats, int32_dist=None,
+                 late_stats=None):
+        self.dist, self.pred, self.sources, self.executor = dist, pred, sources, executor
+        self.int32_dist, self._stats, self._late = int32_dist, stats, late_stats
+
+    @property
+    def stats(self):
+        if self._late is not None:
+            late, self._late = self._late, None
+            self._stats = {**self._stats, **late(self._stats)}
+        return self._stats
+
+    def __repr__(self):
+        return (f"SSSPResult(dist {self.dist.dtype}{self.dist.shape}, "
+                f"{len(self.sources)} source(s), pred {'kept' if self.pred is not None else 'none'})")
 
 
 def cutoff_value(cutoff, dtype):

@@ -60,9 +60,20 @@ into chunks that the grid shares after a second barrier a round (R-MAT's hubs we
 round's tail: one warp on 64K arcs); the team rounds likewise split them over the
 team's warps after each round's visit. Only with non-negative weights (any order then
 converges to the same distances). Predecessors of a handed-over run
-come from the tight-arc tree of the final distances (solvers.sssp.tree).
+come from the tight-arc tree of the final distances (solvers.sssp.tree), whose pass
+reads the dense phase's int32 distances.
+
+The host's own work. Between two launches the GPU waits for whatever the host does
+after reading the control block, and on random-pred 1M a run's kernels take ~0.7 ms:
+timed on the H100 (a CUDA event recorded beside each host step), the hand-over alone
+(allocating and zeroing the flags, the dense control's arrays, a second read for
+tctl) left the GPU idle ~0.3 ms. So ctl and tctl are one block read in one copy, the
+dense phase's buffers and control block (a device copy of a template) are made while
+the first launch runs, and a handed-over run returns without waiting for its rounds
+(its statistics are read when asked; the tree's launches queue behind the rounds).
 """
 
+import functools
 from types import SimpleNamespace
 
 import networkx as nx
@@ -71,7 +82,7 @@ import numpy as np
 from ...methods import method
 from ...ops.near_far import (ARC_CAP_NONE, BLOCK_THREADS, CLUSTER, CTL_PARITY, CTL_ROUND,
                              CTL_SIZE, CTL_SLOTS, CTL_SUB, CTL_TOTAL_NEAR, CTL_WIDE,
-                             DENSE_BUCKETS, INT32_MAX, buffers)
+                             INT32_MAX, buffers, split_control)
 from . import SSSPResult, cutoff_value, check_negative_cycle, distance_inf, source_indices
 from .bellman_ford import refuse_cycles_before_overflow
 from .frontier import frontier_sssp
@@ -94,59 +105,83 @@ def _arc_cap(graph, dense_fraction):
     return graph.m // dense_fraction
 
 
-def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, delta=None):
+def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, delta=None,
+                 space=None, wait=True):
     """Dense rounds (nf_dense_rounds) from the vertices flagged in ``flags`` until none is
     left pending; ``dist`` is lowered in place. The first round relaxes the flagged
     vertices below ``fmin + delta``; the next ones about ``target`` vertices each, the
     threshold read off the histogram of the distances the previous round left pending
     (target 0: below the least pending distance + ``delta``; ``delta`` None: no
     threshold, every flagged vertex relaxes). ``spare``: a zeroed flag array for the
-    alternate rounds (allocated if not given). Non-negative weights only. Returns the
-    number of rounds run."""
-    xp = ex.xp
+    alternate rounds (allocated if not given). ``space``: what ``dense_space`` prepared
+    for ``dist``'s graph and type (made here if not given). Non-negative weights only.
+    Returns the number of rounds run (waiting for them), or with ``wait=False`` a
+    function that reads it (nothing waits: what the caller launches next queues
+    behind the rounds)."""
     ops = ex.ops("near_far")
     g = graph.on(ex)
-    narrow = graph.int32_distances
+    space = dense_space(ex, graph, dist.dtype) if space is None else space
+    narrow = space.work is not None
     inf = distance_inf(np.int32 if narrow else dist.dtype)
     delta = inf if delta is None else delta
     if narrow:  # unreached (the int64 maximum) becomes the int32 maximum and back
-        work = xp.empty(dist.size, dtype=np.int32)
+        work = space.work
         ops.narrow(dist, work)
-        weights = graph.weights_as(ex, np.int32)
         cut, fmin, delta = (int(min(max(x, -INT32_MAX), INT32_MAX - 1))
                             for x in (cut, fmin, delta))
     else:
-        work, weights = dist, g.weights
-    pair = (flags, xp.zeros_like(flags) if spare is None else spare)
-    # the rounds' control (nf_dense_rounds): changed, dcount, dhist, rounds and the grid
-    # barrier in one zeroed int32 array; dmin, dbase, dwidth
-    counts = xp.zeros(3 + 3 + 3 * DENSE_BUCKETS + 1 + 2, dtype=np.int32)
-    dctl = xp.full(9, inf, dtype=work.dtype)
-    dc = SimpleNamespace(dmin=dctl[:3], dbase=dctl[3:6], dwidth=dctl[6:],
-                         changed=counts[:3], dcount=counts[3:6],
-                         dhist=counts[6:6 + 3 * DENSE_BUCKETS].reshape(3, DENSE_BUCKETS),
-                         rounds=counts[-3:-2], barrier=counts[-2:].view(np.uint32))
-    heavy = ops.heavy_rows(graph, work.dtype)  # long rows split across the grid
-    rounds = ops.dense_phase(g, weights, work, pair, cut, dc, fmin, delta, target, heavy)
+        work = dist
+    pair = (flags, ex.xp.zeros_like(flags) if spare is None else spare)
+    ops.dense_phase(g, space.weights, work, pair, cut, space.control, fmin, delta, target,
+                    space.heavy)
     if narrow:
         ops.widen(work, dist)
-    return rounds
+    if not wait:
+        return functools.partial(ops.dense_rounds_run, space.control)
+    return ops.dense_rounds_run(space.control)
 
 
-def _hand_over(ex, graph, st, host_ctl, srcs, cut, stats, target):
+def dense_space(ex, graph, dtype):
+    """What dense rounds on ``graph`` from ``dtype`` distances need besides their flags,
+    allocated and initialised (the work queued on the device): int32 distances and
+    weights where n * max w fits int32 (``work`` None: the rounds lower the distances
+    themselves), the rounds' control block, the long-row queue. The solver makes it
+    while its first launch runs, so that a hand-over only launches."""
+    ops = ex.ops("near_far")
+    narrow = graph.int32_distances
+    kind = np.dtype(np.int32 if narrow else dtype)
+    return SimpleNamespace(
+        work=ex.xp.empty(graph.n, dtype=np.int32) if narrow else None,
+        weights=graph.weights_as(ex, np.int32) if narrow else graph.on(ex).weights,
+        control=ops.dense_control(kind), heavy=ops.heavy_rows(graph, kind))
+
+
+def _hand_over(ex, graph, st, host_ctl, host_tctl, srcs, cut, stats, target, space):
     """Dense rounds from near-far's state: every frontier entry's vertex flagged (an
     entry is a vertex whose current distance has not been relaxed yet), the first
-    threshold near-far's next one."""
-    flags = ex.xp.zeros(2 * graph.n, dtype=np.uint8)  # both rounds' flags, one memset
+    threshold near-far's next one (``host_tctl``: its frontier minimum and delta)."""
+    flags, spare = space.flags
     ex.ops("near_far").flag_entries(buffers(st, int(host_ctl[CTL_PARITY]))[0],
                                     int(host_ctl[CTL_SIZE]), flags)
-    fmin, delta = (ex.to_host(st.tctl)[:2].tolist() if target else (0, None))
-    dense = dense_rounds(ex, graph, st.dist, flags[: graph.n], cut, spare=flags[graph.n:],
-                         target=target, fmin=fmin, delta=delta)
-    stats = {**stats, "rounds": stats["rounds"] + dense, "dense_rounds": dense}
+    fmin, delta = (host_tctl[:2].tolist() if target else (0, None))
+    rounds_run = dense_rounds(ex, graph, st.dist, flags, cut, spare=spare, target=target,
+                              fmin=fmin, delta=delta, space=space, wait=False)
+
+    def dense_stats(stats):  # read when the stats are (the device has finished by then)
+        dense = rounds_run()
+        return {"rounds": stats["rounds"] + dense, "dense_rounds": dense}
+
     # pred None: the result layer derives the tight-arc tree of the final distances
     return SSSPResult(dist=st.dist, pred=None, sources=srcs.astype(np.int64), executor=ex,
-                      stats=stats)
+                      stats=stats, int32_dist=space.work, late_stats=dense_stats)
+
+
+def _hand_over_space(ex, graph, dtype):
+    """dense_space and the hand-over's two zeroed flag arrays (one memset)."""
+    space = dense_space(ex, graph, dtype)
+    flags = ex.xp.zeros(2 * graph.n, dtype=np.uint8)
+    space.flags = (flags[: graph.n], flags[graph.n:])
+    return space
 
 
 def _initial_delta(graph, dtype):
@@ -210,6 +245,7 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
     arc_cap = _arc_cap(graph, dense_fraction) if dense else ARC_CAP_NONE
     team_target, block_cap = _team_sizes(team, team_target, block_cap)
     heavy = ops.heavy_rows(graph, dtype)  # long rows split over the team
+    space = None  # the dense phase's, made while the first launch runs
     while host_ctl[CTL_SIZE] > 0:
         size = int(host_ctl[CTL_SIZE])
         if size <= block_cap:
@@ -219,12 +255,14 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
             ops.grid_round(g, st, size, int(host_ctl[CTL_PARITY]), track_pred, cut,
                            grid_target)
         launches += 1
-        host_ctl = ex.to_host(st.ctl).copy()
+        if dense and space is None:
+            space = _hand_over_space(ex, graph, dtype)
+        host_ctl, host_tctl = split_control(ex.to_host(st.ctl).copy(), dtype)
         if dense and (int(host_ctl[CTL_SIZE]) * dense_fraction > n or host_ctl[CTL_WIDE]):
-            return _hand_over(ex, graph, st, host_ctl, srcs, cut, _stats(host_ctl, launches),
-                              dense_target)
+            return _hand_over(ex, graph, st, host_ctl, host_tctl, srcs, cut,
+                              _stats(host_ctl, launches), dense_target, space)
         if host_ctl[CTL_SIZE] > 0:
-            guard.after_launch(st, host_ctl)
+            guard.after_launch(host_ctl, host_tctl)
     pred = st.pred
     if graph.has_negative_weights and dtype.kind == "f":
         # rounding cycles: frontier_sssp's verdict (its order is not near-far's); where
@@ -278,12 +316,12 @@ def _initial_state(ex, ops, n, dtype, srcs, step):
     buffers, ctl and tctl), its frontier the sources."""
     xp = ex.xp
     slots = max(n, 1)  # frontier entries (at least one: nf_init writes the first)
+    ctl, tctl = ops.control_block(dtype)
     st = SimpleNamespace(
         dist=xp.empty(n, dtype=dtype), pred=xp.empty(n, dtype=np.int32),
         stamp=xp.empty(n, dtype=np.int32), fv=xp.empty(slots, dtype=np.int32),
         fd=xp.empty(slots, dtype=dtype), gv=xp.empty(slots, dtype=np.int32),
-        gd=xp.empty(slots, dtype=dtype), ctl=xp.empty(CTL_SLOTS, dtype=np.int32),
-        tctl=xp.empty(3, dtype=dtype))
+        gd=xp.empty(slots, dtype=dtype), ctl=ctl, tctl=tctl)
     # one launch for a single source; several sources are added from the host
     ops.init_state(st, int(srcs[0]) if len(srcs) == 1 else -1, step)
     if len(srcs) > 1:
@@ -309,11 +347,10 @@ class _CycleGuard:
         self.next_check = 64
         self.max_rounds = self.next_check if self.active else 1 << 30
 
-    def after_launch(self, st, host_ctl):
-        """Call after a launch that left a frontier (host_ctl: the control block)."""
+    def after_launch(self, host_ctl, host_tctl):
+        """Call after a launch that left a frontier (host copies of ctl and tctl)."""
         if not self.active:
             return
-        host_tctl = self.ex.to_host(st.tctl).copy()
         if host_tctl[0] < self.lower_bound:
             raise nx.NetworkXUnbounded("Negative cycle detected.")
         if host_ctl[CTL_ROUND] >= self.next_check:
