@@ -16,15 +16,18 @@
 //   tree_unclaimed      count[0] += the reached vertices (finite distance) still
 //                       UNCLAIMED (the sources among them): when that is the number of
 //                       sources, the pass has built the whole tree.
+//   tree_finish         where count[0] is the number of sources (the pass built the whole
+//                       tree), UNCLAIMED becomes -1; else nothing: launched behind the
+//                       count, so the host reads the count only to decide on the fallback.
 //   tight_arc_bfs_step  the fallback for the rest: level-synchronous breadth-first search
 //                       over tight arcs (dist[u] + w == dist[v]) from every claimed
 //                       vertex, one thread per frontier vertex u; the first thread to
 //                       claim an UNCLAIMED v (atomicCAS of pred[v] to u) appends v to the
 //                       next frontier. Each vertex is claimed once, so the tree stays valid
 //                       across zero-weight cycles.
-// The host sets pred = UNCLAIMED (-2) everywhere, runs the parents pass and the count,
-// sets -1 at the sources and runs BFS steps only where the count says vertices are left,
-// and maps UNCLAIMED back to -1.
+// The host sets pred = UNCLAIMED (bytes 0xFE: a memset) everywhere, runs the parents
+// pass, the count and tree_finish; only where the count says vertices are left does it
+// set -1 at the sources, run BFS steps and map UNCLAIMED back to -1 itself.
 //
 // Launch: parents, grid-stride over tiles of TREE_TILE arcs (TREE_THREADS a tile);
 // unclaimed, grid-stride over the vertices; BFS steps, over the frontier.
@@ -35,7 +38,7 @@
 // next_frontier[n] int32 and next_size[1] int32 (zeroed by the host).
 #include "arc_visitors.cuh"
 
-#define UNCLAIMED (-2)
+#define UNCLAIMED (-16843010)  // 0xFEFEFEFE (ops/tree.py: UNCLAIMED)
 
 #define TREE_TILE 1024    // arcs a block takes at a time (ops/tree.py: TREE_TILE)
 #define TREE_THREADS 256  // threads of a tight_arc_parents block (ops/tree.py: BLOCK)
@@ -151,6 +154,12 @@ __global__ void tree_unclaimed(const T* __restrict__ dist, const int* __restrict
         const unsigned hits = __ballot_sync(0xffffffffu, left);
         if ((threadIdx.x & 31) == 0 && hits) atomicAdd(count, __popc(hits));
     }
+}
+
+__global__ void tree_finish(int* pred, int n, const int* count, int sources) {
+    if (*count != sources) return;
+    for (long long v = global_thread_id(); v < n; v += grid_stride())
+        if (pred[v] == UNCLAIMED) pred[v] = -1;
 }
 
 template <typename T>

@@ -15,6 +15,7 @@ from nx_gpusp.graph import CSRGraph
 from nx_gpusp.methods import methods_for
 from nx_gpusp.ops.delta_stepping import NO_BUCKET, bucket_of
 from nx_gpusp.ops.dijkstra_reduction import partial_count
+from nx_gpusp.ops.tree import UNCLAIMED
 from nx_gpusp.results import tree_depth
 from nx_gpusp.solvers.sssp import distance_inf
 from nx_gpusp.solvers.sssp.tree import shortest_path_tree
@@ -296,7 +297,7 @@ class TestKernelsMatchTwins:
         n = graph.n
         resolved = []
         for ex in executors:
-            pred = ex.xp.full(n, -2, dtype=np.int32)
+            pred = ex.ops("tree").unclaimed_preds(n)
             ex.ops("tree").tight_arc_parents(graph.on(ex), ex.asarray(dist), pred)
             pred = ex.to_host(pred)
             heads = np.flatnonzero(pred >= 0)
@@ -313,13 +314,31 @@ class TestKernelsMatchTwins:
         vertices unreached) is the same on both devices, and adds to what is there."""
         graph, _, dist = self._tree_case(0, shape)
         rng = np.random.default_rng(7)
-        pred = np.where(rng.random(graph.n) < 0.3, -2, rng.integers(-1, graph.n, graph.n))
-        expected = 5 + np.count_nonzero((pred == -2) & (dist != distance_inf(np.int64)))
+        pred = np.where(rng.random(graph.n) < 0.3, UNCLAIMED, rng.integers(-1, graph.n, graph.n))
+        expected = 5 + np.count_nonzero((pred == UNCLAIMED) & (dist != distance_inf(np.int64)))
         for ex in executors:
             count = ex.asarray(np.array([5], dtype=np.int32))
             ex.ops("tree").tree_unclaimed(ex.asarray(dist), ex.asarray(pred.astype(np.int32)),
                                           count)
             assert int(ex.to_host(count)[0]) == expected
+
+    @pytest.mark.parametrize("whole", [True, False])
+    def test_tree_finish_matches_twin(self, executors, whole):
+        """tree_finish maps UNCLAIMED to -1 exactly when the count is the number of
+        sources, and leaves every pointer as it was otherwise, on both devices."""
+        rng = np.random.default_rng(11)
+        n = 5000
+        pred = np.where(rng.random(n) < 0.3, UNCLAIMED, rng.integers(-1, n, n)).astype(np.int32)
+        expected = pred.copy()
+        if whole:
+            expected[expected == UNCLAIMED] = -1
+        for ex in executors:
+            dev = ex.ops("tree").unclaimed_preds(n)
+            assert (ex.to_host(dev) == UNCLAIMED).all()
+            dev = ex.asarray(pred)
+            count = ex.asarray(np.array([3 if whole else 4], dtype=np.int32))
+            ex.ops("tree").tree_finish(dev, count, 3)
+            np.testing.assert_array_equal(ex.to_host(dev), expected)
 
     @pytest.mark.parametrize("method", ["near-far", "crauser", "delta-stepping"])
     def test_tree_where_float_rounding_hides_a_weight(self, executors, method):

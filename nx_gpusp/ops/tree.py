@@ -9,14 +9,25 @@ from .base import BLOCK, CudaKernelTable, NumpyTwin, gather_arcs, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "UNCLAIMED", "TREE_TILE"]
 
-UNCLAIMED = -2  # pred value of a vertex no pass has claimed yet
+# pred value of a vertex no pass has claimed yet: four equal bytes (0xFE), so that a
+# byte memset sets it (CuPy's fill is an elementwise launch: ~19 us of host time).
+# Below -1, so that the sources' -1 stays apart and a maximum with -1 maps it there.
+UNCLAIMED_BYTE = 0xFE
+UNCLAIMED = int(np.array([UNCLAIMED_BYTE] * 4, dtype=np.uint8).view(np.int32)[0])
 TREE_TILE = 1024  # arcs a block of tight_arc_parents takes at a time (tree.cu)
 
 
 class CudaOps(CudaKernelTable):
     source = "tree.cu"
     templates = ("tight_arc_parents", "tree_unclaimed", "tight_arc_bfs_step")
+    plain = ("tree_finish",)
     types = (np.int64, np.float64, np.int32)  # int32: the pass on narrowed distances
+
+    def unclaimed_preds(self, n):
+        """int32[n] set to UNCLAIMED (a byte memset)."""
+        pred = self.cp.empty(n, dtype=np.int32)
+        pred.data.memset_async(UNCLAIMED_BYTE, pred.nbytes)
+        return pred
 
     def tight_arc_parents(self, g, dist, pred, weights=None):
         """``weights``: the arc weights in ``dist``'s type (default ``g.weights``)."""
@@ -30,6 +41,11 @@ class CudaOps(CudaKernelTable):
         self.launch("tree_unclaimed", dist.size, (
             dist, pred, scalar(dist.size, np.int32), count), dtype=dist.dtype)
 
+    def tree_finish(self, pred, count, sources):
+        """Where count[0] == ``sources``: every UNCLAIMED pred becomes -1; else nothing."""
+        self.launch("tree_finish", pred.size, (pred, scalar(pred.size, np.int32), count,
+                                               scalar(sources, np.int32)))
+
     def tight_arc_bfs_step(self, g, dist, frontier, size, pred, next_frontier, next_size):
         self.launch("tight_arc_bfs_step", size, (
             g.indptr, g.indices, g.weights, dist, frontier, scalar(size, np.int32), pred,
@@ -37,6 +53,9 @@ class CudaOps(CudaKernelTable):
 
 
 class NumpyOps(NumpyTwin):
+    def unclaimed_preds(self, n):
+        return np.full(n, UNCLAIMED, dtype=np.int32)
+
     def tight_arc_parents(self, g, dist, pred, weights=None):
         """pred[v] = the last strictly closer tail of a tight arc into v, in arc order
         (the CUDA blocks store any of them)."""
@@ -53,6 +72,10 @@ class NumpyOps(NumpyTwin):
     def tree_unclaimed(self, dist, pred, count):
         """count[0] += the reached vertices still UNCLAIMED."""
         count[0] += np.count_nonzero((pred == UNCLAIMED) & (dist != distance_inf(dist.dtype)))
+
+    def tree_finish(self, pred, count, sources):
+        if int(count[0]) == sources:
+            pred[pred == UNCLAIMED] = -1
 
     def tight_arc_bfs_step(self, g, dist, frontier, size, pred, next_frontier, next_size):
         tails = frontier[:size].astype(np.int64)

@@ -46,7 +46,8 @@ def sssp_on_device(ex, graph, method, sources, *, options, cutoff=None, want_pre
     own_pred = want_pred and not (method.tree_from_distances and not graph.has_negative_weights)
     result = method.solver(ex, graph, sources, cutoff=cutoff, want_pred=own_pred, **options)
     if want_pred and result.pred is None:
-        result.pred = shortest_path_tree(ex, graph, result.dist, result.sources)
+        result.pred = shortest_path_tree(ex, graph, result.dist, result.sources,
+                                         int32_dist=result.int32_dist)
     return result
 
 

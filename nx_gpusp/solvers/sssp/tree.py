@@ -24,41 +24,50 @@ from ...ops.tree import UNCLAIMED
 __all__ = ["shortest_path_tree"]
 
 
-def shortest_path_tree(ex, graph, dist, sources):
+def shortest_path_tree(ex, graph, dist, sources, *, int32_dist=None):
     """int32 predecessor array (on the executor's device) of a shortest-path tree of the
     final distances ``dist`` from ``sources`` (vertex indices), -1 at the sources and
-    the unreached vertices."""
+    the unreached vertices. ``int32_dist``: ``dist`` narrowed to int32 where the solver
+    kept such a copy (SSSPResult.int32_dist), read instead of narrowing again."""
     xp = ex.xp
     ops = ex.ops("tree")
     g = graph.on(ex)
-    pred = xp.full(graph.n, UNCLAIMED, dtype=np.int32)
+    pred = ops.unclaimed_preds(graph.n)
     srcs = source_indices(sources)
-    # the pass never claims a source (no tail is strictly closer than distance 0), so
-    # the count of reached vertices it leaves includes every source: the tree is whole
-    # when that count is the number of sources (one launch and one read of 4 bytes)
-    if graph.has_negative_weights or _unclaimed(ex, ops, graph, dist, pred) > len(srcs):
-        pred[ex.asarray(srcs)] = -1
-        _claim_by_bfs(ex, ops, g, dist, pred, dist != distance_inf(dist.dtype))
+    if not graph.has_negative_weights:
+        # the pass never claims a source (no tail is strictly closer than distance 0), so
+        # the count of reached vertices it leaves includes every source: the tree is
+        # whole when that count is the number of sources, and tree_finish, queued behind
+        # the count, has then set -1 where no pointer is; the host only reads the count
+        count = _unclaimed(ex, ops, graph, dist, pred, int32_dist)
+        ops.tree_finish(pred, count, len(srcs))
+        if int(ex.to_host(count)[0]) == len(srcs):
+            return pred
+    pred[ex.asarray(srcs)] = -1
+    _claim_by_bfs(ex, ops, g, dist, pred, dist != distance_inf(dist.dtype))
     return xp.maximum(pred, -1, out=pred)
 
 
-def _unclaimed(ex, ops, graph, dist, pred):
-    """Reached vertices the strict tight-arc pass leaves UNCLAIMED (sources included).
+def _unclaimed(ex, ops, graph, dist, pred, int32_dist=None):
+    """The strict tight-arc pass, and a device count (int32[1]) of the reached vertices
+    it leaves UNCLAIMED (sources included).
     Where every path length fits int32 the pass reads int32 copies of the distances and
     weights (the weights' copy is cached on the device graph, as near-far's dense rounds
-    keep it): half the bytes streamed and gathered."""
+    keep it; the distances' is ``int32_dist`` where the solver left one): half the
+    bytes streamed and gathered."""
     g = graph.on(ex)
     weights = None
     if dist.dtype == np.int64 and graph.int32_distances:
         weights = graph.weights_as(ex, np.int32, if_fits=True)
     if weights is not None:
-        narrow = ex.xp.empty(dist.size, dtype=np.int32)
-        ex.ops("near_far").narrow(dist, narrow)  # unreached: the int32 maximum
-        dist = narrow
+        if int32_dist is None:
+            int32_dist = ex.xp.empty(dist.size, dtype=np.int32)
+            ex.ops("near_far").narrow(dist, int32_dist)  # unreached: the int32 maximum
+        dist = int32_dist
     ops.tight_arc_parents(g, dist, pred, weights)
     count = ex.xp.zeros(1, dtype=np.int32)
     ops.tree_unclaimed(dist, pred, count)
-    return int(count[0])
+    return count
 
 
 def _claim_by_bfs(ex, ops, g, dist, pred, reached):
