@@ -53,24 +53,11 @@ class CudaKernelTable:
         return fn
 
     def resident_blocks(self, name, dtype=None, block=BLOCK):
-        """Blocks of ``block`` threads of kernel ``name`` that fit on the device at once
-        (register file and the 2048-thread limit of each multiprocessor): the grid of a
-        grid-stride kernel whose blocks reduce into a few global counters."""
+        """Blocks of ``block`` threads of kernel ``name`` resident on the device at once:
+        the driver's occupancy figure (registers, shared memory, the thread limit) times
+        the multiprocessors. The grid of a grid-stride kernel whose blocks reduce into a
+        few global counters, and the most blocks a cooperative launch may start."""
         key = ("resident", name, None if dtype is None else np.dtype(dtype), block)
-        blocks = self._cache.get(key)
-        if blocks is None:
-            attrs = self.cp.cuda.Device().attributes
-            regs = -(-self.kernel(name, dtype).num_regs // 8) * 8 * block  # allocation unit 8
-            per_sm = max(1, min(attrs["MaxThreadsPerMultiProcessor"] // block,
-                                attrs["MaxRegistersPerMultiprocessor"] // max(regs, 1)))
-            blocks = self._cache[key] = per_sm * attrs["MultiProcessorCount"]
-        return blocks
-
-    def cooperative_blocks(self, name, dtype=None, block=BLOCK):
-        """The most blocks of ``block`` threads of kernel ``name`` that a cooperative
-        launch may start (every block resident at once: the driver's occupancy figure,
-        shared memory included, times the multiprocessors)."""
-        key = ("cooperative", name, None if dtype is None else np.dtype(dtype), block)
         blocks = self._cache.get(key)
         if blocks is None:
             fn = self.kernel(name, dtype).kernel

@@ -195,7 +195,7 @@ class CudaOps(CudaKernelTable):
         T = dist.dtype
         n = dist.size
         fn = self.kernel("nf_dense_rounds", T)
-        blocks = min(-(-n // BLOCK), self.cooperative_blocks("nf_dense_rounds", T))
+        blocks = min(-(-n // BLOCK), self.resident_blocks("nf_dense_rounds", T))
         base = dc.block.data.ptr
 
         def at(name):  # a pointer into the block (CuPy views cost microseconds each)
