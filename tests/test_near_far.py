@@ -302,6 +302,35 @@ def test_cluster_option_checked(device):
         near_far_sssp(Executor(device), graph, [0], cluster=4)
 
 
+def test_hand_over_reads_the_host_once_a_launch(device, monkeypatch):
+    """A handed-over run reads ctl and tctl in one copy after each launch and returns
+    without waiting for its rounds (their count is read when the stats are); the tree
+    of its distances (a NetworkX call's paths) reads the dense phase's int32 distances
+    and is a tight tree."""
+    from nx_gpusp.methods import get_method
+    from nx_gpusp.solvers.answers import sssp_on_device
+
+    ex = Executor(device)
+    graph = _random_csr(3, 3000, 21000, "int")
+    reads = []
+    to_host = ex.to_host
+    monkeypatch.setattr(ex, "to_host", lambda arr: reads.append(arr.size) or to_host(arr))
+    result = sssp_on_device(ex, graph, get_method("sssp", "near-far"), [0],
+                            options={"block_cap": 64}, want_pred=True)
+    launch_reads, tree_reads = reads[:-1], reads[-1:]
+    assert result.int32_dist is not None and tree_reads == [1]  # the tree's count
+    monkeypatch.undo()
+    assert result.stats["dense_rounds"] > 0
+    assert len(launch_reads) == result.stats["launches"], (reads, result.stats)
+    G = to_networkx(graph)
+    lengths = nx.single_source_dijkstra_path_length(G, 0)
+    dist, pred = ex.to_host(result.dist), ex.to_host(result.pred)
+    assert {v: int(dist[v]) for v in lengths} == lengths
+    np.testing.assert_array_equal(ex.to_host(result.int32_dist),
+                                  np.minimum(dist, np.iinfo(np.int32).max))
+    assert_tight_tree(G, dist, pred, [0], set(lengths))
+
+
 @pytest.mark.parametrize("target", [-1, 2.5, "many", True])
 def test_dense_target_option_checked(device, target):
     """dense_target is a non-negative integer, refused otherwise on every device."""
