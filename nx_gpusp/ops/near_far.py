@@ -220,11 +220,11 @@ class CudaOps(CudaKernelTable):
             template = self._cache[key] = self.cp.asarray(dense_control_template(dtype))
         block = self.cp.empty(template.size, dtype=np.uint8)
         block.data.copy_from_device_async(template.data, template.size)
-        return SimpleNamespace(block=block)
+        return SimpleNamespace(block=block, dtype=dtype)
 
     def dense_rounds_run(self, dc):
         """The rounds the dense phase of ``dc`` ran (waits for it)."""
-        return int(dense_views(self.cp.asnumpy(dc.block), np.int32).rounds[0])
+        return int(dense_views(self.cp.asnumpy(dc.block), dc.dtype).rounds[0])
 
     def heavy_rows(self, graph, dtype):
         """The long-row queue of a graph's team and dense rounds (HeavyRows in

@@ -39,7 +39,7 @@ def shortest_path_tree(ex, graph, dist, sources, *, int32_dist=None):
         # the count of reached vertices it leaves includes every source: the tree is
         # whole when that count is the number of sources, and tree_finish, queued behind
         # the count, has then set -1 where no pointer is; the host only reads the count
-        count = _unclaimed(ex, ops, graph, dist, pred, int32_dist)
+        count = _tight_arc_pass(ex, ops, graph, dist, pred, int32_dist)
         ops.tree_finish(pred, count, len(srcs))
         if int(ex.to_host(count)[0]) == len(srcs):
             return pred
@@ -48,7 +48,7 @@ def shortest_path_tree(ex, graph, dist, sources, *, int32_dist=None):
     return xp.maximum(pred, -1, out=pred)
 
 
-def _unclaimed(ex, ops, graph, dist, pred, int32_dist=None):
+def _tight_arc_pass(ex, ops, graph, dist, pred, int32_dist=None):
     """The strict tight-arc pass, and a device count (int32[1]) of the reached vertices
     it leaves UNCLAIMED (sources included).
     Where every path length fits int32 the pass reads int32 copies of the distances and
