@@ -3,9 +3,10 @@
 // rounds leave out, so that paths cost one pass over the arcs after the distances).
 //   tight_arc_parents   arc-parallel (the arcs in tiles of TREE_TILE, so a hub's row is
 //                       spread over many blocks and a short row costs no idle lanes;
-//                       each arc's tail from a max-scan of the tile's row starts in
-//                       shared memory; the arcs are streamed past L2, which keeps the
-//                       gathered distances): for every arc (u, v) with dist[u] < dist[v]
+//                       each tile's first row read from tile_row, each arc's tail from a
+//                       max-scan of the tile's row starts in shared memory; the arcs are
+//                       streamed past L2, which keeps the gathered distances): for every
+//                       arc (u, v) with dist[u] < dist[v]
 //                       and dist[u] + w == dist[v], store pred[v] = u (any such u will
 //                       do: the last store wins). Every step of a pred chain strictly
 //                       lowers the distance, so the pointers form a forest whatever the
@@ -31,7 +32,9 @@
 //
 // Launch: parents, grid-stride over tiles of TREE_TILE arcs (TREE_THREADS a tile);
 // unclaimed, grid-stride over the vertices; BFS steps, over the frontier.
-// Arguments: CSR (indptr[n+1] int64, indices[m] int32, weights[m] T); dist[n] T (final
+// Arguments: CSR (indptr[n+1] int64, indices[m] int32, weights[m] T); tile_row[tiles+1]
+// int32 (the row of each tile's first arc: the last row starting at or before it; n - 1
+// after the last tile; cached on the device graph, DeviceCSR.tile_rows); dist[n] T (final
 // distances, DistTraits<T>::inf() = unreached; the host runs the parents pass and the
 // count on int32 copies of integer distances and weights where every path length fits
 // int32); pred[n] int32; count[1] int32 (zeroed by the host); frontier[size] int32;
@@ -43,30 +46,20 @@
 #define TREE_TILE 1024    // arcs a block takes at a time (ops/tree.py: TREE_TILE)
 #define TREE_THREADS 256  // threads of a tight_arc_parents block (ops/tree.py: BLOCK)
 
-// The row of arc e: the last u in [lo, hi] with indptr[u] <= e (the row holding e, past
-// any empty rows that start at the same offset), given indptr[lo] <= e < indptr[hi + 1].
-__device__ __forceinline__ long long arc_row(const long long* __restrict__ indptr,
-                                             long long e, long long lo, long long hi) {
-    while (lo < hi) {
-        const long long mid = (lo + hi + 1) >> 1;
-        if (__ldg(indptr + mid) <= e) lo = mid; else hi = mid - 1;
-    }
-    return lo;
-}
-
-// Each arc of the tile gets its row (relative to the tile's first row lo) in row_at:
-// every row that starts inside the tile marks its first arc (atomicMax: of empty rows
-// that share an offset, the last, which holds the arcs), position 0 is row lo's, and an
-// inclusive max-scan carries each mark over its row's arcs. One coalesced read of the
-// tile's indptr entries, one of its arcs, and no per-arc search.
+// Each arc of the tile [first, last] gets its row (relative to the tile's first row lo)
+// in row_at: every row in (lo, next] that starts inside the tile marks its first arc
+// (atomicMax: of empty rows that share an offset, the last, which holds the arcs),
+// position 0 is row lo's, and an inclusive max-scan carries each mark over its row's
+// arcs. One coalesced read of the tile's indptr entries, one of its arcs, and no search.
 __device__ __forceinline__ void tile_rows(const long long* __restrict__ indptr,
-                                          long long first, long long lo, long long hi,
-                                          int* row_at, int* warp_max) {
+                                          long long first, long long last, long long lo,
+                                          long long next, int* row_at, int* warp_max) {
     constexpr int PER = TREE_TILE / TREE_THREADS;
     for (int i = threadIdx.x; i < TREE_TILE; i += TREE_THREADS) row_at[i] = i ? -1 : 0;
     __syncthreads();
-    for (long long r = lo + 1 + threadIdx.x; r <= hi; r += TREE_THREADS) {
-        atomicMax(&row_at[__ldg(indptr + r) - first], (int)(r - lo));  // in the tile: r <= hi
+    for (long long r = lo + 1 + threadIdx.x; r <= next; r += TREE_THREADS) {
+        const long long start = __ldg(indptr + r);  // > first: lo is the last row at first
+        if (start <= last) atomicMax(&row_at[start - first], (int)(r - lo));
     }
     __syncthreads();
     // the thread's PER consecutive entries, then the warp's and the block's prefix
@@ -98,21 +91,18 @@ __device__ __forceinline__ void tile_rows(const long long* __restrict__ indptr,
 template <typename T>
 __global__ void __launch_bounds__(TREE_THREADS)
 tight_arc_parents(const long long* __restrict__ indptr, const int* __restrict__ indices,
-                  const T* __restrict__ weights, const T* __restrict__ dist, int n,
-                  long long m, int* pred) {
+                  const T* __restrict__ weights, const int* __restrict__ tile_row,
+                  const T* __restrict__ dist, long long m, int* pred) {
     constexpr int PER = TREE_TILE / TREE_THREADS;  // arcs a thread takes from a tile
-    __shared__ long long rows[2];
     __shared__ __align__(16) int row_at[TREE_TILE];
     __shared__ int warp_max[TREE_THREADS / 32];
     const T inf = DistTraits<T>::inf();
-    for (long long first = blockIdx.x * (long long)TREE_TILE; first < m;
-         first += gridDim.x * (long long)TREE_TILE) {
+    for (long long tile = blockIdx.x; tile * TREE_TILE < m; tile += gridDim.x) {
+        const long long first = tile * TREE_TILE;
         const long long last = min(first + TREE_TILE, m) - 1;
-        __syncthreads();  // the previous tile's rows and row_at are read
-        if (threadIdx.x < 2) rows[threadIdx.x] = arc_row(indptr, threadIdx.x ? last : first, 0, n - 1);
-        __syncthreads();
-        const long long lo = rows[0], hi = rows[1];
-        tile_rows(indptr, first, lo, hi, row_at, warp_max);
+        const long long lo = __ldg(tile_row + tile), next = __ldg(tile_row + tile + 1);
+        __syncthreads();  // the previous tile's row_at is read
+        tile_rows(indptr, first, last, lo, next, row_at, warp_max);
         // the thread's PER arcs, each step's loads issued together: the tails' distances,
         // then the heads and weights of the arcs whose tail is reached (a search that
         // reached a small part of the graph streams little more than its distances),

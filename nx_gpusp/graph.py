@@ -477,6 +477,19 @@ class DeviceCSR:
         ex.require_bytes(graph.weights.nbytes, f"the weights of {graph.m} arcs")
         return ex.asarray(graph.weights)
 
+    def tile_rows(self, tile):
+        """int32 row of the first arc of each tile of ``tile`` arcs (the last row starting
+        at or before it), then n - 1: where an arc-parallel kernel's tile finds its rows
+        without a search (cached per tile size; m / tile entries)."""
+        key = f"tile_rows_{tile}"
+        rows = self.__dict__.get(key)
+        if rows is None:
+            indptr = self._graph.indptr
+            first = np.searchsorted(indptr, np.arange(0, self.m, tile), side="right") - 1
+            rows = np.append(first, self.n - 1).astype(np.int32)
+            rows = self.__dict__[key] = self._ex.asarray(rows)
+        return rows
+
 
 def _merge_parallel_arcs(n, src, dst, w):
     """Arcs sorted by (tail, head), parallel arcs merged to their minimum weight.

@@ -130,6 +130,24 @@ def test_min_out_weight_exact():
                                             np.iinfo(np.int64).max]
 
 
+def test_tile_rows_are_each_tiles_first_row():
+    """DeviceCSR.tile_rows (where the tight-arc pass's tiles find their rows): for each
+    tile of arcs, the row holding its first arc (not an empty row before it at the same
+    offset), then n - 1; cached per tile size."""
+    rng = np.random.default_rng(3)
+    n, m = 3000, 9000
+    src = rng.integers(0, n // 2, m)  # the upper half of the rows empty
+    src[rng.random(m) < 0.4] = 5  # one row over several tiles
+    graph = CSRGraph.from_edge_arrays(n, src, rng.integers(0, n, m), rng.integers(1, 9, m))
+    tails = np.repeat(np.arange(n), np.diff(graph.indptr))
+    g = graph.on(Executor("cpu"))
+    for tile in (1, 7, 1024, 2 * m):
+        rows = g.tile_rows(tile)
+        assert rows.dtype == np.int32 and g.tile_rows(tile) is rows
+        np.testing.assert_array_equal(rows[:-1], tails[::tile])
+        assert rows[-1] == n - 1
+
+
 # -- CUDA kernels against their NumPy twins (GPU only) ----------------------------------
 @pytest.fixture(scope="module")
 def executors():

@@ -32,9 +32,11 @@ class CudaOps(CudaKernelTable):
     def tight_arc_parents(self, g, dist, pred, weights=None):
         """``weights``: the arc weights in ``dist``'s type (default ``g.weights``)."""
         tiles = -(-g.m // TREE_TILE)
+        if not tiles:
+            return
         self.launch("tight_arc_parents", tiles * BLOCK, (
-            g.indptr, g.indices, g.weights if weights is None else weights, dist,
-            scalar(g.n, np.int32), scalar(g.m, np.int64), pred), dtype=dist.dtype,
+            g.indptr, g.indices, g.weights if weights is None else weights,
+            g.tile_rows(TREE_TILE), dist, scalar(g.m, np.int64), pred), dtype=dist.dtype,
             block=BLOCK)
 
     def tree_unclaimed(self, dist, pred, count):
