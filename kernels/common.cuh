@@ -33,25 +33,25 @@ __device__ __forceinline__ long long atomic_min(long long* addr, long long val) 
     return atomicMin(addr, val);
 }
 __device__ __forceinline__ int atomic_min(int* addr, int val) { return atomicMin(addr, val); }
+// Floating point: one integer atomic instead of a load and a compare-and-swap loop (one
+// round trip to L2, no retries under contention). For values that are not NaN, where
+// val's sign bit is clear the order of two values is that of their bits as signed
+// integers (a stored negative value stays below it either way), and where it is set
+// the reverse of their bits as unsigned integers (a stored non-negative value is below
+// it as unsigned). Zero is stored as +0, so -0 never goes the unsigned way past a
+// stored +0 (a compare-and-swap never replaced an equal value either).
 __device__ __forceinline__ double atomic_min(double* addr, double val) {
-    unsigned long long* p = reinterpret_cast<unsigned long long*>(addr);
-    unsigned long long old = *p, assumed;
-    while (val < __longlong_as_double(static_cast<long long>(old))) {
-        assumed = old;
-        old = atomicCAS(p, assumed, static_cast<unsigned long long>(__double_as_longlong(val)));
-        if (old == assumed) break;
-    }
-    return __longlong_as_double(static_cast<long long>(old));
+    const long long bits = val == 0.0 ? 0LL : __double_as_longlong(val);
+    if (bits >= 0)
+        return __longlong_as_double(atomicMin(reinterpret_cast<long long*>(addr), bits));
+    return __longlong_as_double(static_cast<long long>(atomicMax(
+        reinterpret_cast<unsigned long long*>(addr), static_cast<unsigned long long>(bits))));
 }
 __device__ __forceinline__ float atomic_min(float* addr, float val) {
-    unsigned int* p = reinterpret_cast<unsigned int*>(addr);
-    unsigned int old = *p, assumed;
-    while (val < __int_as_float(static_cast<int>(old))) {
-        assumed = old;
-        old = atomicCAS(p, assumed, static_cast<unsigned int>(__float_as_int(val)));
-        if (old == assumed) break;
-    }
-    return __int_as_float(static_cast<int>(old));
+    const int bits = val == 0.0f ? 0 : __float_as_int(val);
+    if (bits >= 0) return __int_as_float(atomicMin(reinterpret_cast<int*>(addr), bits));
+    return __int_as_float(static_cast<int>(
+        atomicMax(reinterpret_cast<unsigned int*>(addr), static_cast<unsigned int>(bits))));
 }
 
 __device__ __forceinline__ long long global_thread_id() {

@@ -146,3 +146,41 @@ def test_distance_order_extremes(executors):
     assert cpu.ops("distance_order").distance_order(dist).tolist() == got.tolist()
     empty = cu.ops("distance_order").distance_order(cu.asarray(np.zeros(0, np.int64)))
     assert empty.size == 0
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_float_atomic_min_is_the_minimum(dtype):
+    """common.cuh's floating-point atomic_min (an integer atomic on the bits): many
+    threads lowering few addresses with mixed signs, zeros of both signs and infinities
+    leave each address at the least value, and each thread gets back a value that was
+    stored there, never below what it left."""
+    import cupy as cp
+
+    from nx_gpusp.executor import kernel_source, nvrtc_options
+
+    T = "double" if dtype == np.float64 else "float"
+    code = kernel_source("common.cuh") + f"""
+    extern "C" __global__ void lower({T}* slots, const {T}* vals, const int* where,
+                                     {T}* old, int k) {{
+        const int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < k) old[i] = atomic_min(&slots[where[i]], vals[i]);
+    }}"""
+    fn = cp.RawModule(code=code, options=nvrtc_options()).get_function("lower")
+    rng = np.random.default_rng(5)
+    k, slots = 200_000, 64
+    special = np.array([0.0, -0.0, np.inf, -np.inf, 1e-300, -1e-300], dtype=dtype)
+    vals = np.where(rng.random(k) < 0.05, rng.choice(special, k),
+                    rng.normal(0, 1e3, k)).astype(dtype)
+    where = rng.integers(0, slots, k).astype(np.int32)
+    start = np.where(rng.random(slots) < 0.5, np.inf, rng.normal(0, 1e3, slots)).astype(dtype)
+    d_slots, d_old = cp.asarray(start), cp.empty(k, dtype=dtype)
+    fn(((k + 255) // 256,), (256,), (d_slots, cp.asarray(vals), cp.asarray(where), d_old,
+                                     np.int32(k)))
+    got, old = d_slots.get(), d_old.get()
+    expected = start.copy()
+    np.minimum.at(expected, where, vals)
+    np.testing.assert_array_equal(got, expected)  # -0 and +0 compare equal
+    assert (old >= got[where]).all()  # what each thread saw was stored, never below the end
+    seen = set(zip(where.tolist(), old.tolist()))
+    stored = set(zip(where.tolist(), vals.tolist())) | set(enumerate(start.tolist()))
+    assert seen <= stored
