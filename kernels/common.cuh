@@ -33,13 +33,13 @@ __device__ __forceinline__ long long atomic_min(long long* addr, long long val) 
     return atomicMin(addr, val);
 }
 __device__ __forceinline__ int atomic_min(int* addr, int val) { return atomicMin(addr, val); }
-// Floating point: one integer atomic instead of a load and a compare-and-swap loop (one
-// round trip to L2, no retries under contention). For values that are not NaN, where
-// val's sign bit is clear the order of two values is that of their bits as signed
-// integers (a stored negative value stays below it either way), and where it is set
-// the reverse of their bits as unsigned integers (a stored non-negative value is below
-// it as unsigned). Zero is stored as +0, so -0 never goes the unsigned way past a
-// stored +0 (a compare-and-swap never replaced an equal value either).
+// Floating point: one integer atomic on the bits (one round trip to L2 and no retries
+// under contention, where a compare-and-swap loop takes a load and at least one CAS).
+// For values that are not NaN, where val's sign bit is clear the order of two values
+// is that of their bits as signed integers (a stored negative value stays below it
+// either way), and where it is set the reverse of their bits as unsigned integers (a
+// stored non-negative value is below it as unsigned). Zero is stored as +0, so -0 never
+// goes the unsigned way past a stored +0: an equal value is never replaced.
 __device__ __forceinline__ double atomic_min(double* addr, double val) {
     const long long bits = val == 0.0 ? 0LL : __double_as_longlong(val);
     if (bits >= 0)
