@@ -257,6 +257,12 @@ class CSRGraph:
         seen[order[order < n]] = True
         return seen
 
+    def has_out_arcs(self, sources):
+        """Whether any of ``sources`` (vertex indices) has an out-arc: where none has,
+        a search from them reaches nothing else (read off the host row pointers)."""
+        src = np.asarray(sources, dtype=np.int64)
+        return bool((self.indptr[src + 1] > self.indptr[src]).any())
+
     @functools.cached_property
     def min_out_weight(self):
         """W(v) = minimum outgoing arc weight of each vertex, exact in the distance dtype

@@ -374,3 +374,43 @@ def test_dense_hand_over_rule(device):
     expected = nx.single_source_dijkstra_path_length(to_networkx(uniform), 0)
     dist = ex.to_host(handed.dist)
     assert {v: int(dist[v]) for v in expected} == expected
+
+
+@pytest.mark.parametrize("method", ["near-far", "delta-stepping", "phast", "dijkstra-reduction"])
+@pytest.mark.parametrize("directed", [True, False])
+def test_sources_without_out_arcs(device, method, directed):
+    """From vertices without out-arcs (an isolated vertex; a sink of a directed graph)
+    nothing else is reached: near-far returns its initial state without a launch and the
+    tree is all -1 without a pass; NetworkX's answer and its exceptions either way."""
+    from nx_gpusp.methods import get_method
+    from nx_gpusp.solvers.answers import sssp_on_device
+
+    G = random_graph(41, n=30, p=0.15, directed=directed)
+    G.add_node("lone")
+    sink = "sink"
+    G.add_edge(0, sink, weight=3)
+    kw = dict(backend="gpusp", method=method)
+    sinks = ["lone", sink] if directed else ["lone"]
+    for s in sinks:
+        dist, paths = nx.single_source_dijkstra(G, s, **kw)
+        assert dist == {s: 0} and paths == {s: [s]}
+        assert nx.single_source_dijkstra_path_length(G, s, cutoff=0, **kw) == {s: 0}
+        with pytest.raises(nx.NetworkXNoPath):
+            nx.dijkstra_path(G, s, 0, **kw)
+    dist, paths = nx.multi_source_dijkstra(G, set(sinks), **kw)
+    assert dist == {s: 0 for s in sinks} and paths == {s: [s] for s in sinks}
+    assert nx.multi_source_dijkstra_path_length(G, set(sinks) | {0}, **kw) == \
+        nx.multi_source_dijkstra_path_length(G, set(sinks) | {0})
+    if method == "near-far":
+        with pytest.raises(ValueError, match="delta must be positive"):
+            nx.single_source_dijkstra(G, "lone", delta=-1, **kw)
+        rng = np.random.default_rng(5)
+        src, dst = rng.integers(0, 199, 800), rng.integers(0, 200, 800)  # 199: no out-arc
+        graph = CSRGraph.from_edge_arrays(200, src, dst, rng.integers(0, 20, 800))
+        ex = Executor(device)
+        result = sssp_on_device(ex, graph, get_method("sssp", "near-far"), [199],
+                                options={}, want_pred=True)
+        assert result.stats["launches"] == 0
+        dist = ex.to_host(result.dist)
+        assert dist[199] == 0 and (dist[:199] == distance_inf(dist.dtype)).all()
+        assert (ex.to_host(result.pred) == -1).all()

@@ -29,6 +29,12 @@ class CudaOps(CudaKernelTable):
         pred.data.memset_async(UNCLAIMED_BYTE, pred.nbytes)
         return pred
 
+    def no_preds(self, n):
+        """int32[n] set to -1 (a byte memset: four 0xFF bytes)."""
+        pred = self.cp.empty(n, dtype=np.int32)
+        pred.data.memset_async(0xFF, pred.nbytes)
+        return pred
+
     def tight_arc_parents(self, g, dist, pred, weights=None):
         """``weights``: the arc weights in ``dist``'s type (default ``g.weights``)."""
         tiles = -(-g.m // TREE_TILE)
@@ -55,6 +61,9 @@ class CudaOps(CudaKernelTable):
 
 
 class NumpyOps(NumpyTwin):
+    def no_preds(self, n):
+        return np.full(n, -1, dtype=np.int32)
+
     def unclaimed_preds(self, n):
         return np.full(n, UNCLAIMED, dtype=np.int32)
 

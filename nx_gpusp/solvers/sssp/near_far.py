@@ -238,6 +238,10 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
     refuse_cycles_before_overflow(ex, graph, sources)
     st = _initial_state(ex, ops, n, dtype, srcs, _initial_step(graph, dtype, delta))
     host_ctl = np.zeros(CTL_SLOTS, dtype=np.int32)
+    if not graph.has_out_arcs(srcs):  # the initial state is the answer: no launch
+        return SSSPResult(dist=st.dist, pred=st.pred if want_pred else None,
+                          sources=srcs.astype(np.int64), executor=ex,
+                          stats=_stats(host_ctl, 0))
     host_ctl[CTL_SIZE] = len(srcs)
     guard = _CycleGuard(ex, graph, st.pred)
     launches = 0

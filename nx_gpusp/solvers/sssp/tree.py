@@ -31,9 +31,11 @@ def shortest_path_tree(ex, graph, dist, sources, *, int32_dist=None):
     kept such a copy (SSSPResult.int32_dist), read instead of narrowing again."""
     xp = ex.xp
     ops = ex.ops("tree")
+    srcs = source_indices(sources)
+    if not graph.has_out_arcs(srcs):  # the sources alone are reached: no pass
+        return ops.no_preds(graph.n)
     g = graph.on(ex)
     pred = ops.unclaimed_preds(graph.n)
-    srcs = source_indices(sources)
     if not graph.has_negative_weights:
         # the pass never claims a source (no tail is strictly closer than distance 0), so
         # the count of reached vertices it leaves includes every source: the tree is
