@@ -59,6 +59,9 @@ __device__ long long nf_profile[3];
 // nx_gpusp.ops.near_far's HEAVY_ARCS and HEAVY_CHUNK match
 #define HEAVY_ARCS 1024
 #define HEAVY_CHUNK 1024
+#ifndef NF_INLINE_ARCS
+#define NF_INLINE_ARCS HEAVY_ARCS
+#endif
 // Entries of each of a team block's two inline queues (dynamic shared memory, 2 x 12
 // bytes an entry: 48 KiB; measured on the H100: 1024 entries NY 4.63 ms, 2048 4.41,
 // 8192 5.21 - a larger carve-out of shared memory leaves less L1 cache).
@@ -110,7 +113,7 @@ template <typename T> struct RelaxVisitor {
             bool lowered = cand[j] < old[j];
             if (lowered && q_v != nullptr && cand[j] < thr &&
                 *static_cast<volatile int*>(q_count) < NF_QUEUE &&
-                (long_rows == nullptr || long_rows[v[j] + 1] - long_rows[v[j]] <= HEAVY_ARCS)) {
+                (long_rows == nullptr || long_rows[v[j] + 1] - long_rows[v[j]] <= NF_INLINE_ARCS)) {
                 const int slot = atomicAdd(q_count, 1);  // shared memory
                 if (slot < NF_QUEUE) {
                     q_v[slot] = v[j];
