@@ -59,9 +59,6 @@ __device__ long long nf_profile[3];
 // nx_gpusp.ops.near_far's HEAVY_ARCS and HEAVY_CHUNK match
 #define HEAVY_ARCS 1024
 #define HEAVY_CHUNK 1024
-#ifndef NF_INLINE_ARCS
-#define NF_INLINE_ARCS HEAVY_ARCS
-#endif
 // Entries of each of a team block's two inline queues (dynamic shared memory, 2 x 12
 // bytes an entry: 48 KiB; measured on the H100: 1024 entries NY 4.63 ms, 2048 4.41,
 // 8192 5.21 - a larger carve-out of shared memory leaves less L1 cache).
@@ -96,9 +93,11 @@ template <typename T> struct RelaxVisitor {
     T* dist; int* stamp; int round; int* next_v; int* next_count; T cutoff;
     int* q_v = nullptr; T* q_d = nullptr; int* q_count = nullptr; T thr = T(0);
     // where set (the team's _heavy kernels), a vertex whose row is longer than
-    // HEAVY_ARCS is not queued inline: one warp of the block would walk it; it goes to
-    // the next frontier, whose round splits it over the team
+    // inline_arcs is not queued inline: one block would walk it while the team's other
+    // blocks wait; it goes to the next frontier, whose round splits it over the team
     const long long* long_rows = nullptr;
+    int q_cap = NF_QUEUE;  // entries the block's sub-round may take (<= NF_QUEUE)
+    long long inline_arcs = HEAVY_ARCS;
     __device__ __forceinline__ T pre(int v) const { return dist[v]; }  // a hint: stale is larger
     __device__ __forceinline__ void append(int v) const {  // once a round (stamp)
         if (atomicExch(&stamp[v], round) != round) next_v[append_slot(next_count)] = v;
@@ -112,10 +111,10 @@ template <typename T> struct RelaxVisitor {
         for (int j = 0; j < ARC_BATCH; ++j) {
             bool lowered = cand[j] < old[j];
             if (lowered && q_v != nullptr && cand[j] < thr &&
-                *static_cast<volatile int*>(q_count) < NF_QUEUE &&
-                (long_rows == nullptr || long_rows[v[j] + 1] - long_rows[v[j]] <= NF_INLINE_ARCS)) {
+                *static_cast<volatile int*>(q_count) < q_cap &&
+                (long_rows == nullptr || long_rows[v[j] + 1] - long_rows[v[j]] <= inline_arcs)) {
                 const int slot = atomicAdd(q_count, 1);  // shared memory
-                if (slot < NF_QUEUE) {
+                if (slot < q_cap) {
                     q_v[slot] = v[j];
                     q_d[slot] = cand[j];
                     lowered = false;  // relaxed by the block in this round
@@ -538,9 +537,9 @@ __device__ __forceinline__ void team_rounds(
         const Team& team, RoundCounters<T>* local, const long long* __restrict__ indptr,
         const int* __restrict__ indices, const T* __restrict__ weights, T* dist, int* pred,
         int* stamp, int* fv, T* fd, int* gv, T* gd, int* ctl, T* tctl, int cap, int max_rounds,
-        int track_pred, T cutoff, int target, int inline_on, int* heavy_u,
+        int track_pred, T cutoff, int target, int inline_cap, int inline_arcs, int* heavy_u,
         long long* heavy_start, T* heavy_d, int* heavy_count, int heavy_cap, long long arc_cap) {
-    // with inline_on, the block's two inline queues (dynamic shared memory: vertices,
+    // with inline_cap > 0, the block's two inline queues (dynamic shared memory: vertices,
     // then distances) and their counts (see RelaxVisitor)
     extern __shared__ __align__(16) unsigned char nf_shared[];
     int (*const q_v)[NF_QUEUE] = reinterpret_cast<int (*)[NF_QUEUE]>(nf_shared);
@@ -578,9 +577,10 @@ __device__ __forceinline__ void team_rounds(
         const T thr = threshold(fmin, delta);
         NF_MARK(0);
         RelaxVisitor<T> relax{dist, stamp, round, nv, &c->next, cutoff};
-        if (inline_on) {
+        if (inline_cap > 0) {
             relax.q_v = q_v[0]; relax.q_d = q_d[0]; relax.q_count = &q_count[0]; relax.thr = thr;
-            if (HEAVY) relax.long_rows = indptr;
+            relax.q_cap = inline_cap;
+            if (HEAVY) { relax.long_rows = indptr; relax.inline_arcs = inline_arcs; }
         }
         // without HEAVY the queue has no count: every row is walked in place
         const HeavyRows<T> heavy{heavy_u, heavy_start, heavy_d,
@@ -594,12 +594,12 @@ __device__ __forceinline__ void team_rounds(
             heavy.relax(indptr, indices, weights, heavy_count[round & 1], warp, nwarps, relax);
         }
         if ((threadIdx.x & 31) == 0 && seen) atomicAdd(&c->near, seen);
-        if (inline_on) {  // block sub-rounds: relax the queue, queueing into the other one
+        if (inline_cap > 0) {  // block sub-rounds: relax the queue, queueing into the other one
             __syncthreads();
             int qb = 0, count = q_count[0];
             while (count > 0) {  // the same in every thread of the block
-                const int qn = min(count, NF_QUEUE);
-                if (count > NF_QUEUE) {  // overflowed: a wave too wide for one block's
+                const int qn = min(count, inline_cap);
+                if (count > inline_cap) {  // overflowed: a wave too wide for one block's
                     for (int i = threadIdx.x; i < qn; i += blockDim.x)  // sub-rounds goes
                         relax.append(q_v[qb][i]);  // to the frontier (grid / dense rounds)
                     break;
@@ -653,12 +653,12 @@ __device__ __forceinline__ void team_rounds(
     const long long* __restrict__ indptr, const int* __restrict__ indices,                  \
         const T* __restrict__ weights, T* dist, int* pred, int* stamp, int* fv, T* fd, int* gv, \
         T* gd, int* ctl, T* tctl, int cap, int max_rounds, int track_pred, T cutoff, int target, \
-        int inline_on, int* heavy_u, long long* heavy_start, T* heavy_d, int* heavy_count,       \
-        int heavy_cap, long long arc_cap
+        int inline_cap, int inline_arcs, int* heavy_u, long long* heavy_start, T* heavy_d,      \
+        int* heavy_count, int heavy_cap, long long arc_cap
 #define NF_TEAM_ARGS                                                                         \
     indptr, indices, weights, dist, pred, stamp, fv, fd, gv, gd, ctl, tctl, cap, max_rounds, \
-        track_pred, cutoff, target, inline_on, heavy_u, heavy_start, heavy_d, heavy_count,     \
-        heavy_cap, arc_cap
+        track_pred, cutoff, target, inline_cap, inline_arcs, heavy_u, heavy_start, heavy_d,    \
+        heavy_count, heavy_cap, arc_cap
 
 // One block (launch: grid 1, NF block threads); _heavy: long rows split (team_rounds).
 template <typename T> __global__ void __launch_bounds__(1024) near_far_block(NF_TEAM_PARAMS) {

@@ -150,19 +150,24 @@ class CudaOps(CudaKernelTable):
         self.launch("nf_widen", dist.size, (work, dist, scalar(dist.size, np.int32)))
 
     def block_rounds(self, g, st, cap, max_rounds, track_pred, cutoff, team, target,
-                     inline=False, heavy=None, arc_cap=ARC_CAP_NONE):
-        """``inline``: block sub-rounds, with two queues of INLINE_QUEUE entries.
-        ``heavy`` (heavy_rows): rows longer than HEAVY_ARCS are split over the team after
-        each round's visit; None: each walked by one warp."""
+                     inline_cap=0, heavy=None, arc_cap=ARC_CAP_NONE, inline_arcs=HEAVY_ARCS):
+        """``inline_cap`` > 0: block sub-rounds of at most that many entries (<=
+        INLINE_QUEUE; a wave past it goes to the frontier), in two queues of INLINE_QUEUE
+        entries; 0: none. ``heavy`` (heavy_rows): rows longer than HEAVY_ARCS are split
+        over the team after each round's visit; None: each walked by one warp. With
+        ``heavy``, rows longer than ``inline_arcs`` are not relaxed inline."""
         T = st.dist.dtype
         name = ("near_far_block" if team == 1 else "near_far_cluster") + \
             ("" if heavy is None else "_heavy")
-        shared = 2 * INLINE_QUEUE * (4 + T.itemsize) if inline else 0
+        if not 0 <= inline_cap <= INLINE_QUEUE:
+            raise ValueError(f"near-far: inline_cap must be in 0..{INLINE_QUEUE}")
+        shared = 2 * INLINE_QUEUE * (4 + T.itemsize) if inline_cap else 0
         self.kernel_with_shared(name, T, shared)((team,), (BLOCK_THREADS,), (
             g.indptr, g.indices, g.weights, st.dist, st.pred, st.stamp, st.fv, st.fd, st.gv,
             st.gd, st.ctl, st.tctl, scalar(cap, np.int32), scalar(max_rounds, np.int32),
             scalar(int(track_pred), np.int32), scalar(cutoff, T), scalar(target, np.int32),
-            scalar(int(inline), np.int32), *_queue(heavy), scalar(arc_cap, np.int64)),
+            scalar(inline_cap, np.int32), scalar(inline_arcs, np.int32), *_queue(heavy),
+            scalar(arc_cap, np.int64)),
             shared_mem=shared)
 
     def grid_round(self, g, st, size, parity, track_pred, cutoff, target):
@@ -314,8 +319,11 @@ class NumpyOps(NumpyTwin):
         dist[:] = np.where(work == INT32_MAX, dist.dtype.type(distance_inf(dist.dtype)), work)
 
     def block_rounds(self, g, st, cap, max_rounds, track_pred, cutoff, team, target,
-                     inline=False, heavy=None, arc_cap=ARC_CAP_NONE):
-        """``heavy``: unused (heavy_rows)."""
+                     inline_cap=0, heavy=None, arc_cap=ARC_CAP_NONE, inline_arcs=HEAVY_ARCS):
+        """``heavy``: unused (heavy_rows). Inline (``inline_cap`` > 0): every lowered
+        vertex below the threshold is relaxed in the round (the twin has no queue to
+        overflow; ``inline_arcs`` unused)."""
+        inline = inline_cap > 0
         ctl, tctl = st.ctl, st.tctl
         size, round_, parity = int(ctl[CTL_SIZE]), int(ctl[CTL_ROUND]), int(ctl[CTL_PARITY])
         fmin, delta = tctl[0].item(), tctl[1].item()

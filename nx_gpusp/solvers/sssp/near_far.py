@@ -81,8 +81,8 @@ import numpy as np
 
 from ...methods import method
 from ...ops.near_far import (ARC_CAP_NONE, BLOCK_THREADS, CLUSTER, CTL_PARITY, CTL_ROUND,
-                             CTL_SIZE, CTL_SLOTS, CTL_SUB, CTL_TOTAL_NEAR, CTL_WIDE,
-                             INT32_MAX, buffers, split_control)
+                             CTL_SIZE, CTL_SLOTS, CTL_SUB, CTL_TOTAL_NEAR, CTL_WIDE, HEAVY_ARCS,
+                             INLINE_QUEUE, INT32_MAX, buffers, split_control)
 from . import SSSPResult, cutoff_value, check_negative_cycle, distance_inf, source_indices
 from .bellman_ford import refuse_cycles_before_overflow
 from .frontier import frontier_sssp
@@ -93,6 +93,8 @@ GRID_TARGET = 1 << 17  # near entries per multi-block round that delta aims at
 DENSE_FRACTION = 16  # hand over to dense rounds above n / DENSE_FRACTION frontier entries
 CAP_PER_THREAD = 8  # default team cap: frontier entries per team thread
 DENSE_TARGET = 1 << 18  # vertices relaxed per dense round that the threshold aims at
+INLINE_CAP = INLINE_QUEUE  # entries of a team block's inline sub-round (at most INLINE_QUEUE)
+INLINE_ARCS = HEAVY_ARCS  # longest row relaxed inline (graphs with rows past HEAVY_ARCS)
 
 
 def _dense_ok(graph, dense_fraction):
@@ -254,7 +256,8 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
         size = int(host_ctl[CTL_SIZE])
         if size <= block_cap:
             ops.block_rounds(g, st, block_cap, guard.max_rounds, track_pred, cut, team,
-                             team_target, bool(inline) and not track_pred, heavy, arc_cap)
+                             team_target, INLINE_CAP if inline and not track_pred else 0,
+                             heavy, arc_cap, INLINE_ARCS)
         else:
             ops.grid_round(g, st, size, int(host_ctl[CTL_PARITY]), track_pred, cut,
                            grid_target)
