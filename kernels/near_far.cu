@@ -22,7 +22,9 @@
 //    next round is reset between the barriers.
 //    Inline (lengths only, no predecessors): vertices lowered below the round's
 //    threshold are relaxed in the same round by their block, in block sub-rounds over
-//    a shared-memory queue (delta-stepping's inner loop over a bucket; RelaxVisitor).
+//    a shared-memory queue (delta-stepping's inner loop over a bucket; RelaxVisitor);
+//    a sub-round takes at most inline_cap entries, and in the _heavy kernels only rows
+//    of at most inline_arcs arcs (both launch arguments); the rest go to the frontier.
 //  * nf_relax_grid / nf_predecessors_grid / nf_carry_grid: one round over the whole
 //    grid for large frontiers; the host reads the control block between rounds.
 // Arcs of high-degree vertices are expanded by a whole warp (ballot loop), others by

@@ -414,3 +414,36 @@ def test_sources_without_out_arcs(device, method, directed):
         dist = ex.to_host(result.dist)
         assert dist[199] == 0 and (dist[:199] == distance_inf(dist.dtype)).all()
         assert (ex.to_host(result.pred) == -1).all()
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+@pytest.mark.parametrize("kind", ["int", "float"])
+@pytest.mark.parametrize("inline_cap,inline_arcs", [(2048, 1024), (2048, 16), (2048, 1),
+                                                    (64, 16), (1, 1024)])
+def test_inline_limits_keep_the_answer(monkeypatch, kind, inline_cap, inline_arcs):
+    """The team's inline sub-rounds on a graph with rows past HEAVY_ARCS (the _heavy
+    kernels): rows longer than ``inline_arcs`` go to the frontier instead of the block's
+    queue, and a sub-round of more than ``inline_cap`` entries spills to it; the
+    distances equal the twin's (which relaxes every row inline) from a hub and from a
+    vertex of degree 1, in a one-block team and a cluster."""
+    from nx_gpusp.datasets import rmat
+    from nx_gpusp.ops.near_far import HEAVY_ARCS
+    from nx_gpusp.solvers.sssp import near_far as nf
+
+    graph = rmat(13, seed=4)
+    if kind == "float":
+        graph = CSRGraph(graph.indptr, graph.indices, graph.weights * 0.37, directed=False)
+    assert graph.max_out_degree > HEAVY_ARCS
+    monkeypatch.setattr(nf, "INLINE_CAP", inline_cap)
+    monkeypatch.setattr(nf, "INLINE_ARCS", inline_arcs)
+    hub = int(np.argmax(graph.out_degree))
+    leaf = int(np.flatnonzero(graph.out_degree == 1)[0])
+    executors = (Executor("cuda"), Executor("cpu"))
+    shapes = [dict(cluster=c, dense_fraction=0, want_pred=False) for c in (1, 8)]
+    for source in (hub, leaf):
+        for _kw, runs in _solver_runs_match(graph, source, shapes, executors):
+            assert runs[0].stats["sub_rounds"] >= 0
+    with pytest.raises(ValueError, match="inline_cap must be in"):
+        monkeypatch.setattr(nf, "INLINE_CAP", 4096)
+        near_far_sssp(executors[0], graph, [hub], want_pred=False)
