@@ -208,7 +208,10 @@ def read_matrix_market(path, *, weights=None, seed=0, as_csr=False):
     import scipy.io
 
     info = scipy.io.mminfo(path)
-    A = scipy.io.mmread(path).tocoo()
+    try:  # a sparse array, not the spmatrix whose default SciPy 1.18 deprecates
+        A = scipy.io.mmread(path, spmatrix=False).tocoo()
+    except TypeError:  # a SciPy without the option
+        A = scipy.io.mmread(path).tocoo()
     symmetric = info[5] != "general"
     row, col = A.row.astype(np.int64), A.col.astype(np.int64)
     values = None if info[4] == "pattern" else np.asarray(A.data)
