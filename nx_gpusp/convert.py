@@ -47,42 +47,23 @@ def adjacency(G, adj=None):
 def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
     """Convert a NetworkX graph; ``weight=None`` gives an unweighted (all-ones) graph.
 
-    Heads and edge data are streamed from the rows (``itertools.chain``) into NumPy and
-    a list; weights are read with ``operator.itemgetter`` (a C call per arc), and only
-    when some arc lacks the attribute with ``dict.get`` and the default. (Measured on
-    the H100's host for NY: 130 ms; collecting the rows into lists first: 160-190.) An
-    arc whose attribute is None is left out, as NetworkX's Dijkstra functions skip it:
-    a :class:`HiddenEdgesGraph` then says which."""
+    A simple graph whose weights are all Python ints (within int64) or all Python floats
+    is read by the C reader in one pass over the rows (:func:`read_rows_in_c`), where
+    it is built. Otherwise heads and edge data are streamed from the rows
+    (``itertools.chain``) into NumPy and a list; weights are read with
+    ``operator.itemgetter`` (a C call per arc), and only when some arc lacks the
+    attribute with ``dict.get`` and the default. An arc whose attribute is None is left
+    out, as NetworkX's Dijkstra functions skip it: a :class:`HiddenEdgesGraph` then says
+    which."""
     adj = adjacency(G)
     nodes = list(adj)
-    n = len(nodes)
-    identity = identity_labels(nodes)
-    degrees = np.fromiter(map(len, adj.values()), dtype=np.int64, count=n)
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(degrees, out=indptr[1:])
-    m = int(indptr[-1])
-    indices = _head_indices(nodes, itertools.chain.from_iterable(adj.values()), m, identity)
     float_arcs = defaulted_arcs = hidden = None
-    if weight is None:
-        weights = np.ones(m, dtype=np.int64)
+    fast = None if G.is_multigraph() else read_rows_in_c(adj, nodes, weight)
+    if fast is not None:
+        indptr, indices, weights, identity = fast
     else:
-        values, missing = _weight_values(adj, weight, default, G.is_multigraph())
-        if missing and values.count(_MISSING):  # C-speed identity count
-            defaulted_arcs = np.fromiter((v is _MISSING for v in values), dtype=bool, count=m)
-            values = [default if v is _MISSING else v for v in values]
-        try:
-            weights, float_arcs = validate_weights(values, indptr, indices, nodes)
-        except NoneWeight:  # met on the slow path only: nothing to pay where all are numbers
-            hidden = np.fromiter((v is None for v in values), dtype=bool, count=m)
-            tails = np.repeat(np.arange(n, dtype=np.int64), degrees)
-            first = int(hidden.argmax())
-            hidden_edge = (nodes[int(tails[first])], nodes[int(indices[first])])
-            indptr = row_pointers(tails[~hidden], n)
-            indices = indices[~hidden]
-            values = [v for v in values if v is not None]
-            if defaulted_arcs is not None:
-                defaulted_arcs = defaulted_arcs[~hidden]
-            weights, float_arcs = validate_weights(values, indptr, indices, nodes)
+        (indptr, indices, weights, identity, float_arcs, defaulted_arcs, hidden,
+         hidden_edge) = _read_rows(adj, nodes, weight, default, G.is_multigraph())
     if (adj is not G._adj or isinstance(G, EdgeDataGraph) and G._view) and \
             not G.is_directed() and weight is not None:
         # an undirected view of a digraph: each direction reads its own arc's data
@@ -101,8 +82,79 @@ def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
     return graph
 
 
+def _read_rows(adj, nodes, weight, default, multigraph):
+    """from_networkx's Python passes over the rows: (indptr, indices, weights, identity,
+    float_arcs, defaulted_arcs, hidden, hidden_edge); ``hidden`` (a mask of the arcs read)
+    and ``hidden_edge`` None unless an arc weighs None."""
+    n = len(nodes)
+    identity = identity_labels(nodes)
+    degrees = np.fromiter(map(len, adj.values()), dtype=np.int64, count=n)
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(degrees, out=indptr[1:])
+    m = int(indptr[-1])
+    indices = _head_indices(nodes, itertools.chain.from_iterable(adj.values()), m, identity)
+    float_arcs = defaulted_arcs = hidden = hidden_edge = None
+    if weight is None:
+        weights = np.ones(m, dtype=np.int64)
+    else:
+        values, missing = _weight_values(adj, weight, default, multigraph)
+        if missing and values.count(_MISSING):  # C-speed identity count
+            defaulted_arcs = np.fromiter((v is _MISSING for v in values), dtype=bool, count=m)
+            values = [default if v is _MISSING else v for v in values]
+        try:
+            weights, float_arcs = validate_weights(values, indptr, indices, nodes)
+        except NoneWeight:  # met on the slow path only: nothing to pay where all are numbers
+            hidden = np.fromiter((v is None for v in values), dtype=bool, count=m)
+            tails = np.repeat(np.arange(n, dtype=np.int64), degrees)
+            first = int(hidden.argmax())
+            hidden_edge = (nodes[int(tails[first])], nodes[int(indices[first])])
+            indptr = row_pointers(tails[~hidden], n)
+            indices = indices[~hidden]
+            values = [v for v in values if v is not None]
+            if defaulted_arcs is not None:
+                defaulted_arcs = defaulted_arcs[~hidden]
+            weights, float_arcs = validate_weights(values, indptr, indices, nodes)
+    return indptr, indices, weights, identity, float_arcs, defaulted_arcs, hidden, hidden_edge
+
+
 # a missing weight attribute while reading (then the default; Floyd-Warshall's is 1.0)
 _MISSING = object()
+
+try:  # the C reader (nx_gpusp/_adjacency.c), built where the installing machine has a
+    from . import _adjacency  # C compiler; else the Python passes of from_networkx
+except ImportError:
+    _adjacency = None
+
+
+def read_rows_in_c(adj, nodes, weight):
+    """(indptr, indices, weights, identity) of a simple graph's adjacency dicts ``adj``
+    (node order ``nodes``), read by the C reader in one pass over the rows; None where
+    it is not built or does not take the graph (weights other than all Python ints that
+    fit int64 or all Python floats, a missing attribute, rows that are not dicts), which
+    the Python passes then read. Float weights are checked finite here as the Python
+    passes check them (ValueError for NaN, NotImplementedError for an infinity)."""
+    if _adjacency is None:
+        return None
+    counted = _adjacency.count_arcs(adj)
+    if counted is None:
+        return None
+    m, identity = counted
+    n = len(nodes)
+    index = None if identity else dict(zip(nodes, range(n)))
+    indptr = np.empty(n + 1, dtype=np.int64)
+    indices = np.empty(m, dtype=np.int64)
+    wint = np.empty(m if weight is not None else 0, dtype=np.int64)
+    wfloat = np.empty(m if weight is not None else 0, dtype=np.float64)
+    kind = _adjacency.read_rows(adj, index, weight, indptr, indices, wint, wfloat)
+    if kind < 0:
+        return None
+    if kind == 2:
+        weights = np.ones(m, dtype=np.int64)
+    elif kind == 1:
+        weights = _finite(wfloat, indptr, indices, nodes)
+    else:
+        weights = wint
+    return indptr, indices, weights, identity
 
 
 def identity_labels(nodes):

@@ -1,0 +1,194 @@
+/* Reading a NetworkX graph's adjacency (G._adj: a dict of dicts of edge-data dicts) into
+ * CSR arrays, for nx_gpusp.convert.from_networkx: one pass over the rows in C instead of
+ * several Python-level passes (row lengths, heads, their indices, weights). It takes the
+ * common case only and answers "not mine" for everything else, which the Python reader
+ * in convert.py handles (multigraphs, missing or None weights, bools, numbers other than
+ * Python int and float, ints and floats mixed, ints beyond int64).
+ *
+ *   count_arcs(adj) -> (m, identity)
+ *       m: the number of arcs (the rows' lengths summed); identity: whether the node
+ *       labels are exactly the ints 0..n-1 in order. None where a row is not a dict.
+ *   read_rows(adj, index, weight, indptr, heads, wint, wfloat) -> kind
+ *       Fills indptr (int64[n + 1]) and heads (int64[m]: a head's position in the node
+ *       order; ``index`` maps a label to it, None where the labels are 0..n-1) and,
+ *       where ``weight`` is an attribute name, each arc's weight: kind 0 when every
+ *       weight is a Python int that fits int64 (into wint, int64[m]), 1 when every one is
+ *       a Python float (into wfloat, float64[m]; NaN and infinities are the caller's to
+ *       check), 2 when ``weight`` is None (no weight read); -1: not taken (the buffers
+ *       are then partly written and meaningless).
+ * The buffers are writable, C-contiguous objects of the buffer protocol (NumPy arrays).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+static int get_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t items, char kind,
+                      const char *name) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    const char *fmt = view->format ? view->format : "B";
+    if (fmt[0] == '<' || fmt[0] == '=' || fmt[0] == '@') fmt++;
+    int ok = view->itemsize == 8 && view->len >= items * 8 &&
+             (kind == 'i' ? (fmt[0] == 'q' || fmt[0] == 'l') : fmt[0] == 'd');
+    if (!ok) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_TypeError, "_adjacency.read_rows: %s must be a writable "
+                     "%s buffer of at least %zd items", name,
+                     kind == 'i' ? "int64" : "float64", items);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *count_arcs(PyObject *self, PyObject *adj) {
+    if (!PyDict_CheckExact(adj)) Py_RETURN_NONE;
+    Py_ssize_t pos = 0, i = 0;
+    long long m = 0;
+    int identity = 1;
+    PyObject *label, *row;
+    while (PyDict_Next(adj, &pos, &label, &row)) {
+        if (!PyDict_CheckExact(row)) Py_RETURN_NONE;
+        m += PyDict_GET_SIZE(row);
+        if (identity) {
+            if (!PyLong_CheckExact(label)) {
+                identity = 0;
+            } else {
+                int overflow = 0;
+                long long v = PyLong_AsLongLongAndOverflow(label, &overflow);
+                if (v == -1 && PyErr_Occurred()) return NULL;
+                identity = !overflow && v == i;
+            }
+        }
+        ++i;
+    }
+    return Py_BuildValue("(LO)", m, identity ? Py_True : Py_False);
+}
+
+/* A head's position: its label itself (identity) or index[label]; -1 if not taken,
+ * -2 with an exception set. */
+static long long head_position(PyObject *label, PyObject *index, long long n) {
+    PyObject *pos = label;
+    if (index != Py_None) {
+        pos = PyDict_GetItemWithError(index, label);
+        if (pos == NULL) return PyErr_Occurred() ? -2 : -1;
+    }
+    if (!PyLong_CheckExact(pos)) return -1;
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(pos, &overflow);
+    if (v == -1 && PyErr_Occurred()) return -2;
+    return overflow || v < 0 || v >= n ? -1 : v;
+}
+
+static PyObject *read_rows(PyObject *self, PyObject *args) {
+    PyObject *adj, *index, *weight, *o_indptr, *o_heads, *o_wint, *o_wfloat;
+    if (!PyArg_ParseTuple(args, "O!OOOOOO", &PyDict_Type, &adj, &index, &weight, &o_indptr,
+                          &o_heads, &o_wint, &o_wfloat))
+        return NULL;
+    if (index != Py_None && !PyDict_CheckExact(index)) {
+        PyErr_SetString(PyExc_TypeError, "_adjacency.read_rows: index must be a dict or None");
+        return NULL;
+    }
+    const long long n = PyDict_GET_SIZE(adj);
+    Py_buffer b_indptr, b_heads, b_wint, b_wfloat;
+    if (get_buffer(o_indptr, &b_indptr, n + 1, 'i', "indptr") < 0) return NULL;
+    if (get_buffer(o_heads, &b_heads, 0, 'i', "heads") < 0) {
+        PyBuffer_Release(&b_indptr);
+        return NULL;
+    }
+    const long long cap = b_heads.len / 8;
+    if (get_buffer(o_wint, &b_wint, weight == Py_None ? 0 : cap, 'i', "wint") < 0) {
+        PyBuffer_Release(&b_indptr);
+        PyBuffer_Release(&b_heads);
+        return NULL;
+    }
+    if (get_buffer(o_wfloat, &b_wfloat, weight == Py_None ? 0 : cap, 'f', "wfloat") < 0) {
+        PyBuffer_Release(&b_indptr);
+        PyBuffer_Release(&b_heads);
+        PyBuffer_Release(&b_wint);
+        return NULL;
+    }
+    long long *indptr = (long long *)b_indptr.buf, *heads = (long long *)b_heads.buf;
+    long long *wint = (long long *)b_wint.buf;
+    double *wfloat = (double *)b_wfloat.buf;
+    int seen_int = 0, seen_float = 0;
+    long long kind = -1, e = 0, row_index = 0;
+    Py_ssize_t pos = 0;
+    PyObject *label, *row;
+    indptr[0] = 0;
+    while (PyDict_Next(adj, &pos, &label, &row)) {
+        if (!PyDict_CheckExact(row)) goto done;
+        Py_ssize_t rpos = 0;
+        PyObject *head, *data;
+        while (PyDict_Next(row, &rpos, &head, &data)) {
+            if (e >= cap) goto done;
+            /* a label's __hash__ / __eq__ may run Python code: keep what it could free */
+            Py_INCREF(head);
+            Py_INCREF(data);
+            const long long h = head_position(head, index, n);
+            Py_DECREF(head);
+            if (h < 0) {
+                Py_DECREF(data);
+                if (h == -2) goto error;
+                goto done;
+            }
+            heads[e] = h;
+            if (weight != Py_None) {
+                PyObject *w = PyDict_CheckExact(data) ? PyDict_GetItemWithError(data, weight)
+                                                      : NULL;
+                Py_DECREF(data);  /* the row still holds it, and w is read right away */
+                if (w == NULL) {
+                    if (PyErr_Occurred()) goto error;
+                    goto done;  /* a missing attribute (the default is the caller's), or
+                                   edge data that is not a dict */
+                }
+                if (PyLong_CheckExact(w)) {
+                    int overflow = 0;
+                    const long long v = PyLong_AsLongLongAndOverflow(w, &overflow);
+                    if (v == -1 && PyErr_Occurred()) goto error;
+                    if (overflow || seen_float) goto done;
+                    seen_int = 1;
+                    wint[e] = v;
+                } else if (PyFloat_CheckExact(w)) {
+                    if (seen_int) goto done;
+                    seen_float = 1;
+                    wfloat[e] = PyFloat_AS_DOUBLE(w);
+                } else {
+                    goto done;
+                }
+            } else {
+                Py_DECREF(data);
+            }
+            ++e;
+        }
+        indptr[++row_index] = e;
+    }
+    if (row_index != n || e != cap) goto done;  /* the dicts changed size, or m was wrong */
+    kind = weight == Py_None ? 2 : (seen_float ? 1 : 0);
+done:
+    PyBuffer_Release(&b_indptr);
+    PyBuffer_Release(&b_heads);
+    PyBuffer_Release(&b_wint);
+    PyBuffer_Release(&b_wfloat);
+    return PyLong_FromLongLong(kind);
+error:
+    PyBuffer_Release(&b_indptr);
+    PyBuffer_Release(&b_heads);
+    PyBuffer_Release(&b_wint);
+    PyBuffer_Release(&b_wfloat);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"count_arcs", count_arcs, METH_O,
+     "count_arcs(adj) -> (m, identity), or None where a row is not a dict"},
+    {"read_rows", read_rows, METH_VARARGS,
+     "read_rows(adj, index, weight, indptr, heads, wint, wfloat) -> kind (0 int weights, "
+     "1 float weights, 2 none read, -1 not taken)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_adjacency",
+                                    "NetworkX adjacency -> CSR arrays (nx_gpusp.convert).",
+                                    -1, methods};
+
+PyMODINIT_FUNC PyInit__adjacency(void) { return PyModule_Create(&module); }

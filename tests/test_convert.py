@@ -1,0 +1,133 @@
+"""The C reader of adjacency dicts (nx_gpusp/_adjacency.c, optional) against the Python
+passes of from_networkx: the same CSR arrays, or "not mine" (None) where the Python
+passes must read the graph; and from_networkx's answers and errors either way."""
+
+import math
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from graphs import graph_cases, random_graph
+from nx_gpusp import convert
+from nx_gpusp.convert import _read_rows, adjacency, from_networkx, read_rows_in_c
+
+needs_c = pytest.mark.skipif(convert._adjacency is None,
+                             reason="the C reader is not built here (no C compiler at install)")
+CASES = graph_cases(80, seed=7)
+
+
+def _python_rows(G, weight):
+    adj = adjacency(G)
+    return _read_rows(adj, list(adj), weight, 1, G.is_multigraph())
+
+
+@needs_c
+@pytest.mark.parametrize("weight", ["weight", None])
+@pytest.mark.parametrize("name,G", CASES, ids=[c[0] for c in CASES])
+def test_c_reader_matches_python_passes(name, G, weight):
+    """Where the C reader takes a graph its arrays equal the Python passes'; it declines
+    multigraph rows (dicts of edge keys are read as edge data, so the caller never asks)
+    only through from_networkx, which does not call it for them."""
+    adj = adjacency(G)
+    fast = None if G.is_multigraph() else read_rows_in_c(adj, list(adj), weight)
+    values = [d.get(weight) for _, _, d in G.edges(data=True)] if weight else []
+    simple_numbers = (all(type(v) is int for v in values)
+                      or all(type(v) is float for v in values))
+    if G.is_multigraph():
+        assert fast is None
+        return
+    assert (fast is not None) == (weight is None or simple_numbers), (name, fast)
+    if fast is None:
+        return
+    indptr, indices, weights, identity = fast
+    py = _python_rows(G, weight)
+    np.testing.assert_array_equal(indptr, py[0])
+    np.testing.assert_array_equal(indices, py[1])
+    assert weights.dtype == py[2].dtype
+    np.testing.assert_array_equal(weights, py[2])
+    assert identity == py[3]
+
+
+@needs_c
+@pytest.mark.parametrize("case", ["missing", "none", "bool", "numpy", "big-int", "mixed",
+                                  "fraction"])
+def test_c_reader_declines_what_python_reads(case):
+    """Weights the C reader does not take: it answers None, and from_networkx gives what
+    the Python passes give (defaults, hidden edges, exact types) or their error."""
+    G = nx.path_graph(6, create_using=nx.DiGraph)
+    nx.set_edge_attributes(G, 2, "weight")
+    value = {"missing": None, "none": None, "bool": True, "numpy": np.int64(3),
+             "big-int": 2 ** 70, "mixed": 2.5, "fraction": __import__("fractions").Fraction(1, 3)}[case]
+    if case == "missing":
+        del G[2][3]["weight"]
+    else:
+        G[2][3]["weight"] = value
+    adj = adjacency(G)
+    assert read_rows_in_c(adj, list(adj), "weight") is None
+    py = _python_rows_or_error(G)
+    fast_off = _without_c(lambda: _python_rows_or_error(G))
+    assert type(py) is type(fast_off)
+    if isinstance(py, Exception):
+        return
+    np.testing.assert_array_equal(py.weights, fast_off.weights)
+    np.testing.assert_array_equal(py.indices, fast_off.indices)
+
+
+def _python_rows_or_error(G):
+    try:
+        return from_networkx(G, "weight")
+    except Exception as err:  # noqa: BLE001 (compared by type with the Python passes')
+        return err
+
+
+def _without_c(fn):
+    saved = convert._adjacency
+    convert._adjacency = None
+    try:
+        return fn()
+    finally:
+        convert._adjacency = saved
+
+
+@pytest.mark.parametrize("bad,error", [(math.nan, ValueError), (math.inf, NotImplementedError),
+                                       (-math.inf, NotImplementedError)])
+def test_non_finite_float_weights_refused_either_way(bad, error):
+    """NaN and infinite float weights: the same exception, naming the edge, with and
+    without the C reader."""
+    G = random_graph(3, n=12, p=0.4, weights="float")
+    u, v = next(iter(G.edges()))
+    G[u][v]["weight"] = bad
+    for run in (lambda: from_networkx(G, "weight"),
+                lambda: _without_c(lambda: from_networkx(G, "weight"))):
+        with pytest.raises(error, match=str((u, v)).replace("(", r"\(").replace(")", r"\)")):
+            run()
+
+
+@pytest.mark.parametrize("labels", ["int", "str", "tuple"])
+@pytest.mark.parametrize("weights", ["int", "float", "none"])
+def test_from_networkx_same_graph_with_and_without_c(labels, weights):
+    """from_networkx's CSRGraph is the same with the C reader as without it: arrays,
+    node labels, weight type."""
+    for seed in range(5):
+        G = random_graph(seed, n=30, p=0.2, labels=labels, weights=weights,
+                         disconnected=seed % 2 == 1)
+        attr = None if weights == "none" else "weight"
+        a = from_networkx(G, attr)
+        b = _without_c(lambda: from_networkx(G, attr))
+        for name in ("indptr", "indices", "weights"):
+            x, y = getattr(a, name), getattr(b, name)
+            assert x.dtype == y.dtype
+            np.testing.assert_array_equal(x, y)
+        assert list(a.nodes) == list(b.nodes)
+
+
+def test_c_reader_labels_0_to_n_minus_1_in_another_order():
+    """Integer labels that are not 0..n-1 in order map through the index."""
+    G = nx.DiGraph()
+    G.add_nodes_from([2, 0, 1])
+    G.add_weighted_edges_from([(2, 0, 5), (0, 1, 7), (1, 2, 1)])
+    a = from_networkx(G, "weight")
+    assert list(a.nodes) == [2, 0, 1]
+    np.testing.assert_array_equal(a.indices, [1, 2, 0])
+    assert nx.single_source_dijkstra_path_length(G, 2, backend="gpusp") == {2: 0, 0: 5, 1: 12}
