@@ -2,20 +2,25 @@
  * CSR arrays, for nx_gpusp.convert.from_networkx: one pass over the rows in C instead of
  * several Python-level passes (row lengths, heads, their indices, weights). It takes the
  * common case only and answers "not mine" for everything else, which the Python reader
- * in convert.py handles (multigraphs, missing or None weights, bools, numbers other than
- * Python int and float, ints and floats mixed, ints beyond int64).
+ * in convert.py handles (missing or None weights, bools, numbers other than Python int
+ * and float, ints and floats mixed, ints beyond int64).
  *
  *   count_arcs(adj) -> (m, identity)
  *       m: the number of arcs (the rows' lengths summed); identity: whether the node
  *       labels are exactly the ints 0..n-1 in order. None where a row is not a dict.
- *   read_rows(adj, index, weight, indptr, heads, wint, wfloat) -> kind
+ *   read_rows(adj, index, weight, indptr, heads, wint, wfloat, multigraph)
+ *       -> (kind, edges, loop_edges)
  *       Fills indptr (int64[n + 1]) and heads (int64[m]: a head's position in the node
  *       order; ``index`` maps a label to it, None where the labels are 0..n-1) and,
  *       where ``weight`` is an attribute name, each arc's weight: kind 0 when every
  *       weight is a Python int that fits int64 (into wint, int64[m]), 1 when every one is
  *       a Python float (into wfloat, float64[m]; NaN and infinities are the caller's to
  *       check), 2 when ``weight`` is None (no weight read); -1: not taken (the buffers
- *       are then partly written and meaningless).
+ *       are then partly written and meaningless). ``multigraph``: each arc's data is a
+ *       dict of parallel edges' data dicts, and its weight their least (every one must
+ *       hold the attribute). ``edges``: the arcs, or with ``multigraph`` their parallel
+ *       edges, counted; ``loop_edges``: those of self-loops (a NetworkX multigraph's
+ *       number_of_edges without its Python-level pass over the degrees).
  * The buffers are writable, C-contiguous objects of the buffer protocol (NumPy arrays).
  */
 #define PY_SSIZE_T_CLEAN
@@ -79,10 +84,60 @@ static long long head_position(PyObject *label, PyObject *index, long long n) {
     return overflow || v < 0 || v >= n ? -1 : v;
 }
 
+#define SEEN_INT 1
+#define SEEN_FLOAT 2
+
+/* The weight attribute of one edge-data dict into *wi or *wf (store: else compared,
+ * and kept where smaller, as Python's min keeps the first of equals): 1 taken, 0 not
+ * taken (missing, not a dict, not a Python int within int64 or float, a kind other
+ * than the ones seen), -1 with an exception set. */
+static int edge_weight(PyObject *attrs, PyObject *weight, int *seen, long long *wi,
+                       double *wf, int store) {
+    if (!PyDict_CheckExact(attrs)) return 0;
+    PyObject *w = PyDict_GetItemWithError(attrs, weight);
+    if (w == NULL) return PyErr_Occurred() ? -1 : 0;
+    if (PyLong_CheckExact(w)) {
+        int overflow = 0;
+        const long long v = PyLong_AsLongLongAndOverflow(w, &overflow);
+        if (v == -1 && PyErr_Occurred()) return -1;
+        if (overflow || (*seen & SEEN_FLOAT)) return 0;
+        *seen |= SEEN_INT;
+        if (store || v < *wi) *wi = v;
+        return 1;
+    }
+    if (PyFloat_CheckExact(w)) {
+        if (*seen & SEEN_INT) return 0;
+        *seen |= SEEN_FLOAT;
+        const double x = PyFloat_AS_DOUBLE(w);
+        if (store || x < *wf) *wf = x;
+        return 1;
+    }
+    return 0;
+}
+
+/* A multigraph arc: its parallel edges' least weight (NetworkX's multigraph weight),
+ * every one of them holding the attribute; as edge_weight otherwise. */
+static int keyed_weight(PyObject *keydict, PyObject *weight, int *seen, long long *wi,
+                        double *wf) {
+    if (!PyDict_CheckExact(keydict) || PyDict_GET_SIZE(keydict) == 0) return 0;
+    Py_ssize_t pos = 0;
+    PyObject *key, *attrs;
+    int first = 1;
+    while (PyDict_Next(keydict, &pos, &key, &attrs)) {
+        Py_INCREF(attrs);
+        const int got = edge_weight(attrs, weight, seen, wi, wf, first);
+        Py_DECREF(attrs);
+        if (got <= 0) return got;
+        first = 0;
+    }
+    return 1;
+}
+
 static PyObject *read_rows(PyObject *self, PyObject *args) {
     PyObject *adj, *index, *weight, *o_indptr, *o_heads, *o_wint, *o_wfloat;
-    if (!PyArg_ParseTuple(args, "O!OOOOOO", &PyDict_Type, &adj, &index, &weight, &o_indptr,
-                          &o_heads, &o_wint, &o_wfloat))
+    int multigraph;
+    if (!PyArg_ParseTuple(args, "O!OOOOOOp", &PyDict_Type, &adj, &index, &weight, &o_indptr,
+                          &o_heads, &o_wint, &o_wfloat, &multigraph))
         return NULL;
     if (index != Py_None && !PyDict_CheckExact(index)) {
         PyErr_SetString(PyExc_TypeError, "_adjacency.read_rows: index must be a dict or None");
@@ -110,8 +165,8 @@ static PyObject *read_rows(PyObject *self, PyObject *args) {
     long long *indptr = (long long *)b_indptr.buf, *heads = (long long *)b_heads.buf;
     long long *wint = (long long *)b_wint.buf;
     double *wfloat = (double *)b_wfloat.buf;
-    int seen_int = 0, seen_float = 0;
-    long long kind = -1, e = 0, row_index = 0;
+    int seen = 0;  /* SEEN_INT | SEEN_FLOAT: the kinds of weight met so far */
+    long long kind = -1, e = 0, row_index = 0, edges = 0, loop_edges = 0;
     Py_ssize_t pos = 0;
     PyObject *label, *row;
     indptr[0] = 0;
@@ -132,44 +187,28 @@ static PyObject *read_rows(PyObject *self, PyObject *args) {
                 goto done;
             }
             heads[e] = h;
-            if (weight != Py_None) {
-                PyObject *w = PyDict_CheckExact(data) ? PyDict_GetItemWithError(data, weight)
-                                                      : NULL;
-                Py_DECREF(data);  /* the row still holds it, and w is read right away */
-                if (w == NULL) {
-                    if (PyErr_Occurred()) goto error;
-                    goto done;  /* a missing attribute (the default is the caller's), or
-                                   edge data that is not a dict */
-                }
-                if (PyLong_CheckExact(w)) {
-                    int overflow = 0;
-                    const long long v = PyLong_AsLongLongAndOverflow(w, &overflow);
-                    if (v == -1 && PyErr_Occurred()) goto error;
-                    if (overflow || seen_float) goto done;
-                    seen_int = 1;
-                    wint[e] = v;
-                } else if (PyFloat_CheckExact(w)) {
-                    if (seen_int) goto done;
-                    seen_float = 1;
-                    wfloat[e] = PyFloat_AS_DOUBLE(w);
-                } else {
-                    goto done;
-                }
-            } else {
-                Py_DECREF(data);
-            }
+            const Py_ssize_t k = !multigraph ? 1 : PyDict_CheckExact(data) ? PyDict_GET_SIZE(data) : 0;
+            edges += k;
+            if (h == row_index) loop_edges += k;
+            int got = k > 0;
+            if (got && weight != Py_None)
+                got = multigraph ? keyed_weight(data, weight, &seen, wint + e, wfloat + e)
+                                 : edge_weight(data, weight, &seen, wint + e, wfloat + e, 1);
+            Py_DECREF(data);
+            if (got < 0) goto error;
+            if (got == 0) goto done;
             ++e;
         }
         indptr[++row_index] = e;
     }
     if (row_index != n || e != cap) goto done;  /* the dicts changed size, or m was wrong */
-    kind = weight == Py_None ? 2 : (seen_float ? 1 : 0);
+    kind = weight == Py_None ? 2 : (seen & SEEN_FLOAT ? 1 : 0);
 done:
     PyBuffer_Release(&b_indptr);
     PyBuffer_Release(&b_heads);
     PyBuffer_Release(&b_wint);
     PyBuffer_Release(&b_wfloat);
-    return PyLong_FromLongLong(kind);
+    return Py_BuildValue("(LLL)", kind, edges, loop_edges);
 error:
     PyBuffer_Release(&b_indptr);
     PyBuffer_Release(&b_heads);
@@ -182,8 +221,8 @@ static PyMethodDef methods[] = {
     {"count_arcs", count_arcs, METH_O,
      "count_arcs(adj) -> (m, identity), or None where a row is not a dict"},
     {"read_rows", read_rows, METH_VARARGS,
-     "read_rows(adj, index, weight, indptr, heads, wint, wfloat) -> kind (0 int weights, "
-     "1 float weights, 2 none read, -1 not taken)"},
+     "read_rows(adj, index, weight, indptr, heads, wint, wfloat, multigraph) -> (kind, edges, "
+     "loop_edges); kind 0 int weights, 1 float weights, 2 none read, -1 not taken"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -47,9 +47,9 @@ def adjacency(G, adj=None):
 def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
     """Convert a NetworkX graph; ``weight=None`` gives an unweighted (all-ones) graph.
 
-    A simple graph whose weights are all Python ints (within int64) or all Python floats
-    is read by the C reader in one pass over the rows (:func:`read_rows_in_c`), where
-    it is built. Otherwise heads and edge data are streamed from the rows
+    A graph whose weights are all Python ints (within int64) or all Python floats is
+    read by the C reader in one pass over the rows (:func:`read_rows_in_c`), where it
+    is built. Otherwise heads and edge data are streamed from the rows
     (``itertools.chain``) into NumPy and a list; weights are read with
     ``operator.itemgetter`` (a C call per arc), and only when some arc lacks the
     attribute with ``dict.get`` and the default. An arc whose attribute is None is left
@@ -58,10 +58,11 @@ def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
     adj = adjacency(G)
     nodes = list(adj)
     float_arcs = defaulted_arcs = hidden = None
-    fast = None if G.is_multigraph() else read_rows_in_c(adj, nodes, weight)
+    fast = read_rows_in_c(adj, nodes, weight, G.is_multigraph(), G.is_directed())
     if fast is not None:
-        indptr, indices, weights, identity = fast
+        indptr, indices, weights, identity, edges = fast
     else:
+        edges = None
         (indptr, indices, weights, identity, float_arcs, defaulted_arcs, hidden,
          hidden_edge) = _read_rows(adj, nodes, weight, default, G.is_multigraph())
     if (adj is not G._adj or isinstance(G, EdgeDataGraph) and G._view) and \
@@ -69,13 +70,14 @@ def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
         # an undirected view of a digraph: each direction reads its own arc's data
         _require_symmetric(indptr, indices, weights, nodes, source="this undirected view "
                            "(of a directed graph, each direction with its own arc's data)")
+    if edges is None and (G.is_multigraph() or hidden is not None):
+        edges = G.number_of_edges()  # a Python pass over the degrees of a multigraph
     kind = CSRGraph if hidden is None else HiddenEdgesGraph
     graph = kind(indptr, indices, weights, nodes=None if identity else nodes,
                  directed=G.is_directed(), multigraph=G.is_multigraph(),
                  weighted=weight is not None, weight_attr=weight,
                  graph_attrs=G.graph if graph_attrs else None,
-                 number_of_edges=(G.number_of_edges() if G.is_multigraph() or hidden is not None
-                                  else None),
+                 number_of_edges=edges if G.is_multigraph() or hidden is not None else None,
                  float_arcs=float_arcs, defaulted_arcs=defaulted_arcs)
     if hidden is not None:  # NetworkX's Dijkstra functions skip an edge weighing None
         graph.hidden_edge, graph.hidden_arcs = hidden_edge, int(hidden.sum())
@@ -126,13 +128,16 @@ except ImportError:
     _adjacency = None
 
 
-def read_rows_in_c(adj, nodes, weight):
-    """(indptr, indices, weights, identity) of a simple graph's adjacency dicts ``adj``
-    (node order ``nodes``), read by the C reader in one pass over the rows; None where
-    it is not built or does not take the graph (weights other than all Python ints that
-    fit int64 or all Python floats, a missing attribute, rows that are not dicts), which
-    the Python passes then read. Float weights are checked finite here as the Python
-    passes check them (ValueError for NaN, NotImplementedError for an infinity)."""
+def read_rows_in_c(adj, nodes, weight, multigraph=False, directed=True):
+    """(indptr, indices, weights, identity, number of edges) of a graph's adjacency
+    dicts ``adj`` (node
+    order ``nodes``; ``multigraph``: each arc's data a dict of its parallel edges' data,
+    its weight their least, as NetworkX's multigraph weight), read by the C reader in
+    one pass over the rows; None where it is not built or does not take the graph
+    (weights other than all Python ints that fit int64 or all Python floats, a missing
+    attribute, rows that are not dicts), which the Python passes then read. Float
+    weights are checked finite here as the Python passes check them (ValueError for
+    NaN, NotImplementedError for an infinity)."""
     if _adjacency is None:
         return None
     counted = _adjacency.count_arcs(adj)
@@ -145,7 +150,8 @@ def read_rows_in_c(adj, nodes, weight):
     indices = np.empty(m, dtype=np.int64)
     wint = np.empty(m if weight is not None else 0, dtype=np.int64)
     wfloat = np.empty(m if weight is not None else 0, dtype=np.float64)
-    kind = _adjacency.read_rows(adj, index, weight, indptr, indices, wint, wfloat)
+    kind, edges, loop_edges = _adjacency.read_rows(adj, index, weight, indptr, indices,
+                                                   wint, wfloat, multigraph)
     if kind < 0:
         return None
     if kind == 2:
@@ -154,7 +160,8 @@ def read_rows_in_c(adj, nodes, weight):
         weights = _finite(wfloat, indptr, indices, nodes)
     else:
         weights = wint
-    return indptr, indices, weights, identity
+    # NetworkX's count: an undirected edge is two arcs, a self-loop one
+    return indptr, indices, weights, identity, edges if directed else (edges + loop_edges) // 2
 
 
 def identity_labels(nodes):

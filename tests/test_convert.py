@@ -26,21 +26,19 @@ def _python_rows(G, weight):
 @pytest.mark.parametrize("weight", ["weight", None])
 @pytest.mark.parametrize("name,G", CASES, ids=[c[0] for c in CASES])
 def test_c_reader_matches_python_passes(name, G, weight):
-    """Where the C reader takes a graph its arrays equal the Python passes'; it declines
-    multigraph rows (dicts of edge keys are read as edge data, so the caller never asks)
-    only through from_networkx, which does not call it for them."""
+    """The C reader takes a graph (multigraphs included: an arc's weight is its parallel
+    edges' least) exactly when its weights are all Python ints or all Python floats, and
+    then its arrays equal the Python passes'."""
     adj = adjacency(G)
-    fast = None if G.is_multigraph() else read_rows_in_c(adj, list(adj), weight)
+    fast = read_rows_in_c(adj, list(adj), weight, G.is_multigraph(), G.is_directed())
     values = [d.get(weight) for _, _, d in G.edges(data=True)] if weight else []
     simple_numbers = (all(type(v) is int for v in values)
                       or all(type(v) is float for v in values))
-    if G.is_multigraph():
-        assert fast is None
-        return
     assert (fast is not None) == (weight is None or simple_numbers), (name, fast)
     if fast is None:
         return
-    indptr, indices, weights, identity = fast
+    indptr, indices, weights, identity, edges = fast
+    assert edges == G.number_of_edges()
     py = _python_rows(G, weight)
     np.testing.assert_array_equal(indptr, py[0])
     np.testing.assert_array_equal(indices, py[1])
@@ -65,6 +63,10 @@ def test_c_reader_declines_what_python_reads(case):
         G[2][3]["weight"] = value
     adj = adjacency(G)
     assert read_rows_in_c(adj, list(adj), "weight") is None
+    M = nx.MultiDiGraph(G)
+    M.add_edge(0, 1, weight=1)  # a parallel edge beside the one that C declines
+    adjm = adjacency(M)
+    assert read_rows_in_c(adjm, list(adjm), "weight", True) is None
     py = _python_rows_or_error(G)
     fast_off = _without_c(lambda: _python_rows_or_error(G))
     assert type(py) is type(fast_off)
@@ -131,3 +133,34 @@ def test_c_reader_labels_0_to_n_minus_1_in_another_order():
     assert list(a.nodes) == [2, 0, 1]
     np.testing.assert_array_equal(a.indices, [1, 2, 0])
     assert nx.single_source_dijkstra_path_length(G, 2, backend="gpusp") == {2: 0, 0: 5, 1: 12}
+
+
+@pytest.mark.parametrize("kind", ["int", "float"])
+def test_multigraph_arc_weighs_its_least_parallel_edge(kind):
+    """A multigraph arc is its parallel edges' least weight (the first of equals, as
+    Python's min), read in C and by the Python passes alike; a NaN among them is refused
+    either way as the Python passes refuse it."""
+    cast = int if kind == "int" else float
+    G = nx.MultiDiGraph()
+    G.add_edge("a", "b", weight=cast(5))
+    G.add_edge("a", "b", weight=cast(3))
+    G.add_edge("a", "b", weight=cast(9))
+    G.add_edge("b", "c", weight=cast(2))
+    G.add_edge("c", "a", weight=cast(7))
+    a, b = from_networkx(G, "weight"), _without_c(lambda: from_networkx(G, "weight"))
+    np.testing.assert_array_equal(a.weights, [3, 2, 7])
+    assert a.weights.dtype == b.weights.dtype == (np.int64 if kind == "int" else np.float64)
+    np.testing.assert_array_equal(a.weights, b.weights)
+    assert a.number_of_edges() == b.number_of_edges() == 5
+    assert nx.single_source_dijkstra_path_length(G, "a", backend="gpusp") == \
+        nx.single_source_dijkstra_path_length(G, "a")
+    if kind == "float":  # min(2.0, nan) is 2.0 and min(nan, 1.0) is nan, in Python
+        G.add_edge("b", "c", weight=math.nan)
+        a, b = from_networkx(G, "weight"), _without_c(lambda: from_networkx(G, "weight"))
+        np.testing.assert_array_equal(a.weights, b.weights)
+        G.add_edge("c", "d", weight=math.nan)
+        G.add_edge("c", "d", weight=1.0)
+        for run in (lambda: from_networkx(G, "weight"),
+                    lambda: _without_c(lambda: from_networkx(G, "weight"))):
+            with pytest.raises(ValueError, match="NaN"):
+                run()
