@@ -3,6 +3,9 @@ passes of from_networkx: the same CSR arrays, or "not mine" (None) where the Pyt
 passes must read the graph; and from_networkx's answers and errors either way."""
 
 import math
+import os
+import shutil
+import sysconfig
 
 import networkx as nx
 import numpy as np
@@ -15,6 +18,16 @@ from nx_gpusp.convert import _read_rows, adjacency, from_networkx, read_rows_in_
 needs_c = pytest.mark.skipif(convert._adjacency is None,
                              reason="the C reader is not built here (no C compiler at install)")
 CASES = graph_cases(80, seed=7)
+
+
+@pytest.mark.skipif(not (shutil.which("cc") or shutil.which("gcc")) or not os.path.exists(
+    os.path.join(sysconfig.get_paths()["include"], "Python.h")),
+    reason="no C compiler or Python headers here: the C reader is optional")
+def test_c_reader_is_built_where_it_can_be():
+    """Where the installing machine has a C compiler and Python's headers, the install
+    built the C reader (it is optional, so a source that stopped compiling would
+    otherwise go unnoticed: every test of it would skip)."""
+    assert convert._adjacency is not None
 
 
 def _python_rows(G, weight):
