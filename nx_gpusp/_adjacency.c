@@ -144,24 +144,16 @@ static PyObject *read_rows(PyObject *self, PyObject *args) {
         return NULL;
     }
     const long long n = PyDict_GET_SIZE(adj);
-    Py_buffer b_indptr, b_heads, b_wint, b_wfloat;
-    if (get_buffer(o_indptr, &b_indptr, n + 1, 'i', "indptr") < 0) return NULL;
-    if (get_buffer(o_heads, &b_heads, 0, 'i', "heads") < 0) {
-        PyBuffer_Release(&b_indptr);
-        return NULL;
-    }
+    /* zeroed: releasing one that was never filled does nothing */
+    Py_buffer b_indptr = {0}, b_heads = {0}, b_wint = {0}, b_wfloat = {0};
+    PyObject *result = NULL;
+    if (get_buffer(o_indptr, &b_indptr, n + 1, 'i', "indptr") < 0 ||
+        get_buffer(o_heads, &b_heads, 0, 'i', "heads") < 0)
+        goto release;
     const long long cap = b_heads.len / 8;
-    if (get_buffer(o_wint, &b_wint, weight == Py_None ? 0 : cap, 'i', "wint") < 0) {
-        PyBuffer_Release(&b_indptr);
-        PyBuffer_Release(&b_heads);
-        return NULL;
-    }
-    if (get_buffer(o_wfloat, &b_wfloat, weight == Py_None ? 0 : cap, 'f', "wfloat") < 0) {
-        PyBuffer_Release(&b_indptr);
-        PyBuffer_Release(&b_heads);
-        PyBuffer_Release(&b_wint);
-        return NULL;
-    }
+    if (get_buffer(o_wint, &b_wint, weight == Py_None ? 0 : cap, 'i', "wint") < 0 ||
+        get_buffer(o_wfloat, &b_wfloat, weight == Py_None ? 0 : cap, 'f', "wfloat") < 0)
+        goto release;
     long long *indptr = (long long *)b_indptr.buf, *heads = (long long *)b_heads.buf;
     long long *wint = (long long *)b_wint.buf;
     double *wfloat = (double *)b_wfloat.buf;
@@ -183,7 +175,7 @@ static PyObject *read_rows(PyObject *self, PyObject *args) {
             Py_DECREF(head);
             if (h < 0) {
                 Py_DECREF(data);
-                if (h == -2) goto error;
+                if (h == -2) goto release;
                 goto done;
             }
             heads[e] = h;
@@ -195,7 +187,7 @@ static PyObject *read_rows(PyObject *self, PyObject *args) {
                 got = multigraph ? keyed_weight(data, weight, &seen, wint + e, wfloat + e)
                                  : edge_weight(data, weight, &seen, wint + e, wfloat + e, 1);
             Py_DECREF(data);
-            if (got < 0) goto error;
+            if (got < 0) goto release;
             if (got == 0) goto done;
             ++e;
         }
@@ -204,17 +196,13 @@ static PyObject *read_rows(PyObject *self, PyObject *args) {
     if (row_index != n || e != cap) goto done;  /* the dicts changed size, or m was wrong */
     kind = weight == Py_None ? 2 : (seen & SEEN_FLOAT ? 1 : 0);
 done:
+    result = Py_BuildValue("(LLL)", kind, edges, loop_edges);
+release:  /* result NULL: an exception is set */
     PyBuffer_Release(&b_indptr);
     PyBuffer_Release(&b_heads);
     PyBuffer_Release(&b_wint);
     PyBuffer_Release(&b_wfloat);
-    return Py_BuildValue("(LLL)", kind, edges, loop_edges);
-error:
-    PyBuffer_Release(&b_indptr);
-    PyBuffer_Release(&b_heads);
-    PyBuffer_Release(&b_wint);
-    PyBuffer_Release(&b_wfloat);
-    return NULL;
+    return result;
 }
 
 static PyMethodDef methods[] = {

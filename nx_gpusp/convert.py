@@ -72,12 +72,13 @@ def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
                            "(of a directed graph, each direction with its own arc's data)")
     if edges is None and (G.is_multigraph() or hidden is not None):
         edges = G.number_of_edges()  # a Python pass over the degrees of a multigraph
+    # still None: a simple graph that the Python passes read whole; CSRGraph counts it
     kind = CSRGraph if hidden is None else HiddenEdgesGraph
     graph = kind(indptr, indices, weights, nodes=None if identity else nodes,
                  directed=G.is_directed(), multigraph=G.is_multigraph(),
                  weighted=weight is not None, weight_attr=weight,
                  graph_attrs=G.graph if graph_attrs else None,
-                 number_of_edges=edges if G.is_multigraph() or hidden is not None else None,
+                 number_of_edges=edges,
                  float_arcs=float_arcs, defaulted_arcs=defaulted_arcs)
     if hidden is not None:  # NetworkX's Dijkstra functions skip an edge weighing None
         graph.hidden_edge, graph.hidden_arcs = hidden_edge, int(hidden.sum())
@@ -130,10 +131,9 @@ except ImportError:
 
 def read_rows_in_c(adj, nodes, weight, multigraph=False, directed=True):
     """(indptr, indices, weights, identity, number of edges) of a graph's adjacency
-    dicts ``adj`` (node
-    order ``nodes``; ``multigraph``: each arc's data a dict of its parallel edges' data,
-    its weight their least, as NetworkX's multigraph weight), read by the C reader in
-    one pass over the rows; None where it is not built or does not take the graph
+    dicts ``adj`` (node order ``nodes``; ``multigraph``: each arc's data a dict of its
+    parallel edges' data, its weight their least, as NetworkX's multigraph weight), read
+    by the C reader in one pass over the rows; None where it is not built or does not take the graph
     (weights other than all Python ints that fit int64 or all Python floats, a missing
     attribute, rows that are not dicts), which the Python passes then read. Float
     weights are checked finite here as the Python passes check them (ValueError for

@@ -4,6 +4,7 @@ the end of this file, which registers its methods)."""
 import decimal
 import math
 import numbers
+
 import networkx as nx
 import numpy as np
 
