@@ -441,9 +441,8 @@ def test_inline_limits_keep_the_answer(monkeypatch, kind, inline_cap, inline_arc
     leaf = int(np.flatnonzero(graph.out_degree == 1)[0])
     executors = (Executor("cuda"), Executor("cpu"))
     shapes = [dict(cluster=c, dense_fraction=0, want_pred=False) for c in (1, 8)]
-    for source in (hub, leaf):
-        for _kw, runs in _solver_runs_match(graph, source, shapes, executors):
-            assert runs[0].stats["sub_rounds"] >= 0
+    for source in (hub, leaf):  # each shape's CUDA distances asserted equal to the twin's
+        list(_solver_runs_match(graph, source, shapes, executors))
     with pytest.raises(ValueError, match="inline_cap must be in"):
         monkeypatch.setattr(nf, "INLINE_CAP", 4096)
         near_far_sssp(executors[0], graph, [hub], want_pred=False)
