@@ -11,7 +11,6 @@ for one call at a time; :class:`EdgeDataGraph` is what NetworkX's dispatcher get
 ``convert_from_nx`` (and caches on G) when a call needs every edge attribute.
 """
 
-import decimal
 import functools
 import itertools
 import numbers
@@ -297,6 +296,8 @@ def _refuse(values, t, indptr, indices, nodes):
         raise NotImplementedError(
             f"gpusp: edge {edge} weight {val!r} is a numpy {t.__name__}; NetworkX sums such "
             "weights in their own precision, gpusp in float64")
+    import decimal  # here only: an import a first call need not pay
+
     if issubclass(t, (numbers.Real, decimal.Decimal)):
         raise NotImplementedError(
             f"gpusp: edge {edge} weight {val!r} is a {t.__name__}; exact arithmetic on it "

@@ -210,23 +210,23 @@ def test_cuda_driver_start_is_harmless_where_it_cannot_run(monkeypatch):
     without error."""
     import importlib.util
 
-    from nx_gpusp import executor
+    from nx_gpusp import cuda_driver
 
-    monkeypatch.setattr(executor, "_DRIVER", {})
-    executor.start_cuda_driver("cpu")
-    assert executor._DRIVER == {}
+    monkeypatch.setattr(cuda_driver, "_DRIVER", {})
+    cuda_driver.start_cuda_driver("cpu")
+    assert cuda_driver._DRIVER == {}
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
-    executor.start_cuda_driver("cuda")
-    assert executor._DRIVER == {}
+    cuda_driver.start_cuda_driver("cuda")
+    assert cuda_driver._DRIVER == {}
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: object())
-    monkeypatch.setattr(executor.ctypes, "CDLL", _no_library)
-    executor.start_cuda_driver("cuda:1")
-    thread, libraries = executor._DRIVER["thread"], executor._DRIVER["libraries"]
+    monkeypatch.setattr(cuda_driver.ctypes, "CDLL", _no_library)
+    cuda_driver.start_cuda_driver("cuda:1")
+    thread, libraries = cuda_driver._DRIVER["thread"], cuda_driver._DRIVER["libraries"]
     for t in (thread, libraries):
         t.join(10)
         assert not t.is_alive()
-    executor.start_cuda_driver("cuda")  # once per process
-    assert executor._DRIVER["thread"] is thread
+    cuda_driver.start_cuda_driver("cuda")  # once per process
+    assert cuda_driver._DRIVER["thread"] is thread
 
 
 def _no_library(name):
@@ -241,7 +241,7 @@ def test_wheel_libraries_preloaded_only_from_one_wheel_layout(monkeypatch, tmp_p
     import importlib.machinery
     import importlib.util
 
-    from nx_gpusp import executor
+    from nx_gpusp import cuda_driver
 
     for cu in layouts:
         lib = tmp_path / "nvidia" / cu / "lib"
@@ -259,8 +259,8 @@ def test_wheel_libraries_preloaded_only_from_one_wheel_layout(monkeypatch, tmp_p
             opened.append(os.fsdecode(path))
             return 1
 
-    monkeypatch.setattr(executor.ctypes, "CDLL", lambda name: Libc)
-    executor._preload_wheel_libraries()
+    monkeypatch.setattr(cuda_driver.ctypes, "CDLL", lambda name: Libc)
+    cuda_driver._preload_wheel_libraries()
     if layouts == ["cu13"]:
         lib = tmp_path / "nvidia" / "cu13" / "lib"
         assert opened == [str(lib / "libcublasLt.so.13"), str(lib / "libnvrtc.so.13"),
@@ -327,6 +327,34 @@ def test_compiler_versions_file_in_cupy_cache_folder(monkeypatch, tmp_path):
     executor.save_compiler_versions(Compiler, set())
     assert json.loads((tmp_path / executor.COMPILER_VERSIONS_FILE).read_text()) == {
         repr(("90", (), (13, 0), "nvrtc")): "// v"}
+
+
+def test_compiler_versions_learned_outside_our_modules_kept_at_exit(monkeypatch, tmp_path):
+    """At CuPy's import the kept versions are restored, and at exit whatever CuPy
+    learned beyond them is kept too: a version learned for CuPy's own kernels (an
+    ``astype``, other options than our modules') reaches the next process."""
+    import atexit
+
+    from nx_gpusp import executor
+
+    ours = ("90", ("-std=c++17",), (13, 0), "nvrtc", "-arch=sm_90", "cubin")
+    cupys = ("90", ("--std=c++17",), (13, 0), "nvrtc", "-arch=sm_90", "cubin")
+    (tmp_path / executor.COMPILER_VERSIONS_FILE).write_text(json.dumps({repr(ours): "// v"}))
+    at_exit = []
+    monkeypatch.setattr(atexit, "register", lambda f, *args: at_exit.append((f, args)))
+    monkeypatch.setattr(executor, "_KEEP_AT_EXIT", [])
+    first = _FakeCompiler(tmp_path)
+    executor.keep_compiler_versions(first)
+    executor.keep_compiler_versions(first)  # once per process
+    assert first._empty_file_preprocess_cache == {ours: "// v"} and len(at_exit) == 1
+    first._empty_file_preprocess_cache[cupys] = "// v"  # learned by an astype
+    f, args = at_exit[0]
+    f(*args)
+    kept = json.loads((tmp_path / executor.COMPILER_VERSIONS_FILE).read_text())
+    assert kept == {repr(ours): "// v", repr(cupys): "// v"}
+    second = _FakeCompiler(tmp_path)
+    executor.restore_compiler_versions(second)
+    assert second._empty_file_preprocess_cache == {ours: "// v", cupys: "// v"}
 
 
 def test_conversion_for_gpusp_starts_the_driver(monkeypatch):

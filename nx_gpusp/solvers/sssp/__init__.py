@@ -1,9 +1,9 @@
 """Single-source shortest-path drivers, one module per method family (each imported at
 the end of this file, which registers its methods)."""
 
-import decimal
 import math
 import numbers
+import sys
 
 import networkx as nx
 import numpy as np
@@ -81,7 +81,10 @@ def cutoff_value(cutoff, dtype):
 def is_real(value):
     """A real number NetworkX can compare distances with (bool, int, float, numpy
     scalars, Fraction, Decimal); not complex, str or None."""
-    return isinstance(value, (numbers.Real, decimal.Decimal))
+    if isinstance(value, numbers.Real):
+        return True
+    decimal = sys.modules.get("decimal")  # not imported here: ~2-7 ms of a first call
+    return decimal is not None and isinstance(value, decimal.Decimal)
 
 
 def mask_beyond_cutoff(ex, dist, sources, cutoff):
