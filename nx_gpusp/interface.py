@@ -1,22 +1,18 @@
 """What NetworkX dispatches to: ``BackendInterface`` (entry point ``networkx.backends``).
 
-NetworkX imports this module when a call is about to run on gpusp: CUDA's driver starts
-first, in a background thread (nx_gpusp.cuda_driver), so that it overlaps the imports
-that follow (NumPy, every algorithm; ~0.1 s), which run with Python's cyclic collector
-paused (nx_gpusp.collector).
+NetworkX imports this module when a call first runs on gpusp; its imports (NumPy, every
+algorithm) run with Python's cyclic collector paused (nx_gpusp.collector).
 """
 
 from .collector import collector_paused
-from .config import get_config
-from .cuda_driver import start_cuda_driver
-
-start_cuda_driver(get_config().device)
 
 with collector_paused():
     from . import algorithms  # noqa: F401  (registers every function)
     from .convert import EdgeDataGraph, from_networkx, to_networkx
     from . import dispatch
+    from .config import get_config
     from .dispatch import IMPLEMENTATIONS
+    from .executor import start_cuda_driver
     from .graph import CSRGraph
 
 __all__ = ["BackendInterface", "backend_interface"]

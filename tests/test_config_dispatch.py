@@ -210,23 +210,23 @@ def test_cuda_driver_start_is_harmless_where_it_cannot_run(monkeypatch):
     without error."""
     import importlib.util
 
-    from nx_gpusp import cuda_driver
+    from nx_gpusp import executor
 
-    monkeypatch.setattr(cuda_driver, "_DRIVER", {})
-    cuda_driver.start_cuda_driver("cpu")
-    assert cuda_driver._DRIVER == {}
+    monkeypatch.setattr(executor, "_DRIVER", {})
+    executor.start_cuda_driver("cpu")
+    assert executor._DRIVER == {}
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
-    cuda_driver.start_cuda_driver("cuda")
-    assert cuda_driver._DRIVER == {}
+    executor.start_cuda_driver("cuda")
+    assert executor._DRIVER == {}
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: object())
-    monkeypatch.setattr(cuda_driver.ctypes, "CDLL", _no_library)
-    cuda_driver.start_cuda_driver("cuda:1")
-    thread, libraries = cuda_driver._DRIVER["thread"], cuda_driver._DRIVER["libraries"]
+    monkeypatch.setattr(executor.ctypes, "CDLL", _no_library)
+    executor.start_cuda_driver("cuda:1")
+    thread, libraries = executor._DRIVER["thread"], executor._DRIVER["libraries"]
     for t in (thread, libraries):
         t.join(10)
         assert not t.is_alive()
-    cuda_driver.start_cuda_driver("cuda")  # once per process
-    assert cuda_driver._DRIVER["thread"] is thread
+    executor.start_cuda_driver("cuda")  # once per process
+    assert executor._DRIVER["thread"] is thread
 
 
 def _no_library(name):
@@ -241,7 +241,7 @@ def test_wheel_libraries_preloaded_only_from_one_wheel_layout(monkeypatch, tmp_p
     import importlib.machinery
     import importlib.util
 
-    from nx_gpusp import cuda_driver
+    from nx_gpusp import executor
 
     for cu in layouts:
         lib = tmp_path / "nvidia" / cu / "lib"
@@ -259,8 +259,8 @@ def test_wheel_libraries_preloaded_only_from_one_wheel_layout(monkeypatch, tmp_p
             opened.append(os.fsdecode(path))
             return 1
 
-    monkeypatch.setattr(cuda_driver.ctypes, "CDLL", lambda name: Libc)
-    cuda_driver._preload_wheel_libraries()
+    monkeypatch.setattr(executor.ctypes, "CDLL", lambda name: Libc)
+    executor._preload_wheel_libraries()
     if layouts == ["cu13"]:
         lib = tmp_path / "nvidia" / "cu13" / "lib"
         assert opened == [str(lib / "libcublasLt.so.13"), str(lib / "libnvrtc.so.13"),
