@@ -19,7 +19,7 @@ from operator import itemgetter
 import networkx as nx
 import numpy as np
 
-from .graph import CSRGraph, row_pointers
+from .graph import CSRGraph, index_by_label, row_pointers
 
 __all__ = ["from_networkx", "to_networkx", "validate_weights", "EdgeDataGraph",
            "HiddenEdgesGraph", "WeightFunctionGraph", "NoneWeight", "from_weight_function",
@@ -59,9 +59,9 @@ def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
     float_arcs = defaulted_arcs = hidden = None
     fast = read_rows_in_c(adj, nodes, weight, G.is_multigraph(), G.is_directed())
     if fast is not None:
-        indptr, indices, weights, identity, edges = fast
+        indptr, indices, weights, identity, edges, index = fast
     else:
-        edges = None
+        edges = index = None
         (indptr, indices, weights, identity, float_arcs, defaulted_arcs, hidden,
          hidden_edge) = _read_rows(adj, nodes, weight, default, G.is_multigraph())
     if (adj is not G._adj or isinstance(G, EdgeDataGraph) and G._view) and \
@@ -77,8 +77,8 @@ def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
                  directed=G.is_directed(), multigraph=G.is_multigraph(),
                  weighted=weight is not None, weight_attr=weight,
                  graph_attrs=G.graph if graph_attrs else None,
-                 number_of_edges=edges,
-                 float_arcs=float_arcs, defaulted_arcs=defaulted_arcs)
+                 number_of_edges=edges, float_arcs=float_arcs,
+                 defaulted_arcs=defaulted_arcs, node_index=index)
     if hidden is not None:  # NetworkX's Dijkstra functions skip an edge weighing None
         graph.hidden_edge, graph.hidden_arcs = hidden_edge, int(hidden.sum())
     return graph
@@ -129,14 +129,16 @@ except ImportError:
 
 
 def read_rows_in_c(adj, nodes, weight, multigraph=False, directed=True):
-    """(indptr, indices, weights, identity, number of edges) of a graph's adjacency
-    dicts ``adj`` (node order ``nodes``; ``multigraph``: each arc's data a dict of its
-    parallel edges' data, its weight their least, as NetworkX's multigraph weight), read
-    by the C reader in one pass over the rows; None where it is not built or does not take the graph
-    (weights other than all Python ints that fit int64 or all Python floats, a missing
-    attribute, rows that are not dicts), which the Python passes then read. Float
-    weights are checked finite here as the Python passes check them (ValueError for
-    NaN, NotImplementedError for an infinity)."""
+    """(indptr, indices, weights, identity, number of edges, label index) of a graph's
+    adjacency dicts ``adj`` (node order ``nodes``; ``multigraph``: each arc's data a dict
+    of its parallel edges' data, its weight their least, as NetworkX's multigraph
+    weight), read by the C reader in one pass over the rows (the label index:
+    index_by_label(nodes), None where the labels are 0..n-1, which the graph keeps as
+    its node_index); None where it is not built or does not take the graph (weights
+    other than all Python ints that fit int64 or all Python floats, a missing attribute,
+    rows that are not dicts), which the Python passes then read. Float weights are
+    checked finite here as the Python passes check them (ValueError for NaN,
+    NotImplementedError for an infinity)."""
     if _adjacency is None:
         return None
     counted = _adjacency.count_arcs(adj)
@@ -144,7 +146,7 @@ def read_rows_in_c(adj, nodes, weight, multigraph=False, directed=True):
         return None
     m, identity = counted
     n = len(nodes)
-    index = None if identity else dict(zip(nodes, range(n)))
+    index = None if identity else index_by_label(nodes)
     indptr = np.empty(n + 1, dtype=np.int64)
     indices = np.empty(m, dtype=np.int64)
     wint = np.empty(m if weight is not None else 0, dtype=np.int64)
@@ -160,7 +162,8 @@ def read_rows_in_c(adj, nodes, weight, multigraph=False, directed=True):
     else:
         weights = wint
     # NetworkX's count: an undirected edge is two arcs, a self-loop one
-    return indptr, indices, weights, identity, edges if directed else (edges + loop_edges) // 2
+    edges = edges if directed else (edges + loop_edges) // 2
+    return indptr, indices, weights, identity, edges, index
 
 
 def identity_labels(nodes):
@@ -172,8 +175,8 @@ def _head_indices(nodes, heads, m, identity):
     """int64 indices of the ``m`` head labels ``heads`` (an iterable)."""
     if identity:
         return np.fromiter(heads, dtype=np.int64, count=m)
-    index = {v: i for i, v in enumerate(nodes)}
-    return np.fromiter(map(index.__getitem__, heads), dtype=np.int64, count=m)
+    return np.fromiter(map(index_by_label(nodes).__getitem__, heads), dtype=np.int64,
+                       count=m)
 
 
 def _weight_values(adj, weight, default, multigraph):

@@ -51,6 +51,11 @@ def float_distances(d):
     return out
 
 
+def index_by_label(nodes):
+    """{label: its position in ``nodes``}."""
+    return dict(zip(nodes, range(len(nodes))))
+
+
 class CSRGraph:
     """A NetworkX-dispatchable graph for the ``gpusp`` backend."""
 
@@ -58,7 +63,8 @@ class CSRGraph:
 
     def __init__(self, indptr, indices, weights, *, nodes=None, directed=True,
                  multigraph=False, weighted=True, weight_attr=None, graph_attrs=None,
-                 number_of_edges=None, float_arcs=None, defaulted_arcs=None):
+                 number_of_edges=None, float_arcs=None, defaulted_arcs=None,
+                 node_index=None):
         self.indptr = np.ascontiguousarray(indptr, dtype=np.int64)
         self.indices = np.ascontiguousarray(indices, dtype=np.int32)
         self.weights = np.ascontiguousarray(weights)
@@ -66,6 +72,8 @@ class CSRGraph:
             raise TypeError(f"CSRGraph weights must be int64 or float64, got {self.weights.dtype}")
         self.n = len(self.indptr) - 1
         self._nodes = nodes  # None: labels are 0..n-1
+        if node_index is not None:  # index_by_label(nodes), where the caller built it
+            self.node_index = node_index
         self.directed = bool(directed)
         self.multigraph = bool(multigraph)
         self.weighted = bool(weighted)
@@ -133,7 +141,7 @@ class CSRGraph:
         """Mapping label -> index (None when labels are 0..n-1)."""
         if self._nodes is None:
             return None
-        return {v: i for i, v in enumerate(self._nodes)}
+        return index_by_label(self._nodes)
 
     def index_of(self, label):
         """Index of ``label``, or None when it is not a node.

@@ -50,8 +50,9 @@ def test_c_reader_matches_python_passes(name, G, weight):
     assert (fast is not None) == (weight is None or simple_numbers), (name, fast)
     if fast is None:
         return
-    indptr, indices, weights, identity, edges = fast
+    indptr, indices, weights, identity, edges, index = fast
     assert edges == G.number_of_edges()
+    assert index == (None if identity else {v: i for i, v in enumerate(adj)})
     py = _python_rows(G, weight)
     np.testing.assert_array_equal(indptr, py[0])
     np.testing.assert_array_equal(indices, py[1])
