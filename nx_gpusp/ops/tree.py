@@ -23,17 +23,19 @@ class CudaOps(CudaKernelTable):
     plain = ("tree_finish",)
     types = (np.int64, np.float64, np.int32)  # int32: the pass on narrowed distances
 
-    def unclaimed_preds(self, n):
-        """int32[n] set to UNCLAIMED (a byte memset)."""
+    def _preds_of_bytes(self, n, byte):
+        """int32[n] whose every byte is ``byte`` (a memset, not CuPy's fill launch)."""
         pred = self.cp.empty(n, dtype=np.int32)
-        pred.data.memset_async(UNCLAIMED_BYTE, pred.nbytes)
+        pred.data.memset_async(byte, pred.nbytes)
         return pred
 
+    def unclaimed_preds(self, n):
+        """int32[n] set to UNCLAIMED (four UNCLAIMED_BYTE bytes)."""
+        return self._preds_of_bytes(n, UNCLAIMED_BYTE)
+
     def no_preds(self, n):
-        """int32[n] set to -1 (a byte memset: four 0xFF bytes)."""
-        pred = self.cp.empty(n, dtype=np.int32)
-        pred.data.memset_async(0xFF, pred.nbytes)
-        return pred
+        """int32[n] set to -1 (four 0xFF bytes)."""
+        return self._preds_of_bytes(n, 0xFF)
 
     def tight_arc_parents(self, g, dist, pred, weights=None):
         """``weights``: the arc weights in ``dist``'s type (default ``g.weights``)."""
