@@ -319,18 +319,15 @@ def _versions_path(compiler):
     return os.path.join(folder, COMPILER_VERSIONS_FILE)
 
 
+@functools.cache
 def keep_compiler_versions(compiler):
-    """At CuPy's import: give CuPy's compiler module the versions kept by earlier
-    processes, and keep at this process's exit whatever it learned beyond them (CuPy's
-    own kernels' options included, which no module compile of ours sees)."""
+    """At CuPy's import (once per process): give CuPy's compiler module the versions
+    kept by earlier processes, and keep at this process's exit whatever it learned
+    beyond them (CuPy's own kernels' options included, which no module compile of ours
+    sees)."""
     restore_compiler_versions(compiler)
-    if not _KEEP_AT_EXIT:
-        _KEEP_AT_EXIT.append(compiler)
-        known = set(getattr(compiler, "_empty_file_preprocess_cache", ()))
-        atexit.register(save_compiler_versions, compiler, known)
-
-
-_KEEP_AT_EXIT = []
+    known = set(getattr(compiler, "_empty_file_preprocess_cache", ()))
+    atexit.register(save_compiler_versions, compiler, known)
 
 
 @functools.cache

@@ -342,7 +342,6 @@ def test_compiler_versions_learned_outside_our_modules_kept_at_exit(monkeypatch,
     (tmp_path / executor.COMPILER_VERSIONS_FILE).write_text(json.dumps({repr(ours): "// v"}))
     at_exit = []
     monkeypatch.setattr(atexit, "register", lambda f, *args: at_exit.append((f, args)))
-    monkeypatch.setattr(executor, "_KEEP_AT_EXIT", [])
     first = _FakeCompiler(tmp_path)
     executor.keep_compiler_versions(first)
     executor.keep_compiler_versions(first)  # once per process
