@@ -140,10 +140,16 @@ def test_without_gpu_automatic_dispatch_stays_on_networkx(automatic, monkeypatch
 
 
 def test_device_cuda_without_gpu_cannot_run(monkeypatch):
-    monkeypatch.setattr("nx_gpusp.executor.cuda_available", lambda: False)
+    """can_run checks for a GPU (CuPy's import and device count) with device='cuda';
+    CUDA's driver starts first, so that its start runs beside that check."""
+    order = []
+    monkeypatch.setattr("nx_gpusp.executor.start_cuda_driver", lambda d: order.append(d))
+    monkeypatch.setattr("nx_gpusp.executor.cuda_available",
+                        lambda: order.append("check") or False)
     with nx.config.backends.gpusp(device="cuda"):
         reason = dispatch.can_run("single_source_dijkstra", (nx.path_graph(3), 0), {})
     assert isinstance(reason, str) and "no CUDA GPU" in reason
+    assert order == ["cuda", "check"]
 
 
 def test_all_pairs_dispatch_decides_on_n_times_m(automatic):
