@@ -6,7 +6,9 @@
 echo "device: testing the copied tree (${NX_GPUSP_COMMIT:-commit not given})"
 python3 -m pip install -q --no-deps --no-build-isolation -e . 2>&1 | tail -1
 export PYTHONUNBUFFERED=1 NX_GPUSP_DATA=$PWD/.data
-# the package's bytecode, as a regular pip install writes it: a Python run with
-# PYTHONDONTWRITEBYTECODE would otherwise compile every module of the editable tree in
-# each new process (first-call benchmarks: ~0.4 s more per fresh process)
-python3 -m compileall -q -j 0 nx_gpusp >/dev/null 2>&1
+# bytecode as a user's machine has it (pip writes it at install): where the machine's
+# Python runs with PYTHONDONTWRITEBYTECODE, each fresh process compiled the editable
+# tree's modules, and any package installed without its bytecode, again (first-call
+# benchmarks: ~0.4 s more per process); the first process now writes it here
+unset PYTHONDONTWRITEBYTECODE
+export PYTHONPYCACHEPREFIX=/tmp/nx-gpusp-pycache
