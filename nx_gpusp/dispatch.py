@@ -89,11 +89,8 @@ def can_run(name, args, kwargs):
         return False
     device = get_config().device
     if device.startswith("cuda"):
-        from .executor import cuda_available, start_cuda_driver
+        from .executor import cuda_available
 
-        # CuPy's import and device count come first here, before the conversion: CUDA's
-        # driver starts beside them, not after them
-        start_cuda_driver(device)
         if not cuda_available():
             return f"device={device!r} but CuPy sees no CUDA GPU"
     if func.can_run is None:

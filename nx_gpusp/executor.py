@@ -41,6 +41,11 @@ BUILD_OPTIONS = {
 
 @functools.cache
 def _cupy():
+    from .config import get_config
+
+    # the first need of CuPy (a GPU check, an executor): CUDA's driver starts beside its
+    # import and device count, not after them (a no-op where the conversion started it)
+    start_cuda_driver(get_config().device)
     try:
         with collector_paused():  # CuPy's import: ~0.1-0.2 s, many objects
             import cupy

@@ -140,16 +140,29 @@ def test_without_gpu_automatic_dispatch_stays_on_networkx(automatic, monkeypatch
 
 
 def test_device_cuda_without_gpu_cannot_run(monkeypatch):
-    """can_run checks for a GPU (CuPy's import and device count) with device='cuda';
-    CUDA's driver starts first, so that its start runs beside that check."""
-    order = []
-    monkeypatch.setattr("nx_gpusp.executor.start_cuda_driver", lambda d: order.append(d))
-    monkeypatch.setattr("nx_gpusp.executor.cuda_available",
-                        lambda: order.append("check") or False)
+    monkeypatch.setattr("nx_gpusp.executor.cuda_available", lambda: False)
     with nx.config.backends.gpusp(device="cuda"):
         reason = dispatch.can_run("single_source_dijkstra", (nx.path_graph(3), 0), {})
     assert isinstance(reason, str) and "no CUDA GPU" in reason
-    assert order == ["cuda", "check"]
+
+
+def test_first_need_of_cupy_starts_the_driver_before_its_import(monkeypatch):
+    """CuPy's first import and device count (can_run's GPU check with device='cuda',
+    before any conversion; an executor) come after CUDA's driver thread has started
+    for the configured device, so that its start runs beside them."""
+    import sys
+    import types
+
+    from nx_gpusp import executor
+
+    order = []
+    monkeypatch.setattr(executor, "start_cuda_driver", order.append)
+    runtime = types.SimpleNamespace(getDeviceCount=lambda: order.append("count") or 0)
+    monkeypatch.setitem(sys.modules, "cupy",
+                        types.SimpleNamespace(cuda=types.SimpleNamespace(runtime=runtime)))
+    with nx.config.backends.gpusp(device="cuda:1"):
+        assert executor._cupy.__wrapped__() is None  # no device counted
+    assert order == ["cuda:1", "count"]
 
 
 def test_all_pairs_dispatch_decides_on_n_times_m(automatic):
