@@ -9,11 +9,8 @@ against this interface.
 
 import ast
 import atexit
-import ctypes
 import functools
-import glob
 import importlib
-import importlib.util
 import json
 import os
 import re
@@ -23,6 +20,7 @@ import threading
 import numpy as np
 
 from .collector import collector_paused
+from .cuda_driver import start_cuda_driver
 from .kernel_sources import kernel_dir
 
 __all__ = ["Executor", "get_executor", "cuda_available", "format_bytes", "BUILD_OPTIONS",
@@ -58,80 +56,6 @@ def _cupy():
         return None
     keep_compiler_versions(getattr(cupy.cuda, "compiler", None))
     return cupy
-
-
-_DRIVER = {}
-
-
-def start_cuda_driver(device):
-    """Start CUDA's driver and the GPU's primary context in a background thread, through
-    the driver API: ctypes releases Python's lock while the driver library loads
-    (``_dlopen_unlocked``) and ``cuInit`` and ``cuDevicePrimaryCtxRetain`` run (~0.23-0.29
-    s on the H100's host), so they overlap what needs the lock before the first launch
-    (converting the graph, importing CuPy), and CuPy's runtime then finds the context
-    made (its own start: 0.8 ms instead of ~0.23 s). A second thread loads the wheels'
-    CUDA libraries that CuPy's import loads (``_preload_wheel_libraries``). Once per
-    process; ``device``: the configured device ('auto', 'cuda', 'cuda:N', 'cpu'),
-    nothing where it is not CUDA or no CUDA driver loads."""
-    if _DRIVER or not (device == "auto" or device.startswith("cuda")):
-        return
-    if importlib.util.find_spec("cupy") is None:  # no CuPy: no launch will need a context
-        return
-    index = int(device.partition(":")[2] or 0)
-    _DRIVER["thread"] = thread = threading.Thread(
-        target=_start_driver, args=(index,), name="nx_gpusp-cuda-driver", daemon=True)
-    thread.start()
-    _DRIVER["libraries"] = libraries = threading.Thread(
-        target=_preload_wheel_libraries, name="nx_gpusp-cuda-libraries", daemon=True)
-    libraries.start()
-
-
-def _start_driver(index):
-    try:
-        if not _dlopen_unlocked("libcuda.so.1"):  # 92 MB: the conversion goes on meanwhile
-            return
-        lib = ctypes.CDLL("libcuda.so.1")  # loaded already
-        device, context = ctypes.c_int(), ctypes.c_void_p()
-        if lib.cuInit(0) == 0 and lib.cuDeviceGet(ctypes.byref(device), index) == 0:
-            lib.cuDevicePrimaryCtxRetain(ctypes.byref(context), device)  # kept: CuPy's too
-    except (OSError, AttributeError):  # no driver here: CuPy will say so if it is needed
-        pass
-
-
-# The libraries of NVIDIA's CUDA wheels that CuPy's import loads (CuPy 14 with the CUDA
-# 13 wheels: cuBLASLt, 0.5 GB, and NVRTC; ~0.1 s of an import of ~0.2-0.3 s on the H100's
-# host when CuPy loads them itself, measured beside a load of the same files first)
-WHEEL_LIBRARIES = ("libcublasLt.so.*", "libnvrtc.so.*", "libnvrtc-builtins.so.*")
-
-
-def _dlopen_unlocked(path):
-    """Load the shared library ``path`` and keep it loaded, through libc's ``dlopen``: a
-    foreign call, during which ctypes releases Python's lock (``ctypes.CDLL`` holds it
-    while a library loads: a thread spinning beside it kept 28% of its speed). True
-    when it loaded."""
-    dlopen = ctypes.CDLL(None).dlopen
-    dlopen.restype, dlopen.argtypes = ctypes.c_void_p, (ctypes.c_char_p, ctypes.c_int)
-    return bool(dlopen(os.fsencode(path), os.RTLD_NOW | os.RTLD_LOCAL))
-
-
-def _preload_wheel_libraries():
-    """Load WHEEL_LIBRARIES (``_dlopen_unlocked``), so that their loading overlaps the
-    conversion instead of CuPy's import. CuPy finds these libraries through
-    cuda.pathfinder, which takes a library already loaded first and NVIDIA's wheels
-    next: only the wheels' own files are loaded here, and only where one wheel layout
-    (site-packages/nvidia/cuXX/lib) holds them, so nothing is loaded that CuPy would
-    not load."""
-    try:
-        spec = importlib.util.find_spec("nvidia")  # a namespace package: nothing runs
-        bases = spec.submodule_search_locations if spec is not None else None
-        dirs = [d for base in bases or () for d in glob.glob(os.path.join(base, "cu[0-9]*", "lib"))]
-        if len(dirs) != 1:
-            return
-        for pattern in WHEEL_LIBRARIES:
-            for path in sorted(glob.glob(os.path.join(dirs[0], pattern))):
-                _dlopen_unlocked(path)
-    except (ImportError, ValueError, OSError, AttributeError):  # nothing to gain here
-        pass
 
 
 _WARM = {}

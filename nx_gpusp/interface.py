@@ -4,15 +4,22 @@ NetworkX imports this module when a call first runs on gpusp; its imports (NumPy
 algorithm) run with Python's cyclic collector paused (nx_gpusp.collector).
 """
 
-from .collector import collector_paused
+from .config import get_config
+from .cuda_driver import start_cuda_driver
+
+# a gpusp call is about to run: CUDA's driver and the GPU's context start now, beside
+# the imports below (NumPy's, the algorithms'); the CUDA libraries that CuPy loads wait
+# for the conversion, since loading them holds the dynamic loader that NumPy's
+# extension modules need while they import
+start_cuda_driver(get_config().device, libraries=False)
+
+from .collector import collector_paused  # noqa: E402
 
 with collector_paused():
     from . import algorithms  # noqa: F401  (registers every function)
     from .convert import EdgeDataGraph, from_networkx, to_networkx
     from . import dispatch
-    from .config import get_config
     from .dispatch import IMPLEMENTATIONS
-    from .executor import start_cuda_driver
     from .graph import CSRGraph
 
 __all__ = ["BackendInterface", "backend_interface"]
@@ -27,7 +34,8 @@ class BackendInterface:
                         graph_name=None):
         if isinstance(G, CSRGraph):
             return G
-        # a gpusp call follows: CUDA's driver starts now, alongside the conversion
+        # a gpusp call follows: the CUDA libraries load now, alongside the conversion
+        # (the driver started when this module was imported)
         start_cuda_driver(get_config().device)
         weight, default = None, 1
         if edge_attrs:

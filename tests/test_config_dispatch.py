@@ -224,28 +224,57 @@ def test_readme_lists_every_option():
 
 
 def test_cuda_driver_start_is_harmless_where_it_cannot_run(monkeypatch):
-    """The driver thread (started when a graph is converted for a gpusp call) starts
-    nothing for device='cpu' or without CuPy, and where no CUDA driver loads it ends
-    without error."""
+    """The driver thread (started when NetworkX imports the backend for a gpusp call)
+    starts nothing for device='cpu' or without CuPy, and where no CUDA driver loads it
+    ends without error; the libraries' thread starts with the first call that asks
+    for it (the conversion), each thread once."""
     import importlib.util
 
-    from nx_gpusp import executor
+    from nx_gpusp import cuda_driver
 
-    monkeypatch.setattr(executor, "_DRIVER", {})
-    executor.start_cuda_driver("cpu")
-    assert executor._DRIVER == {}
+    monkeypatch.setattr(cuda_driver, "_DRIVER", {})
+    cuda_driver.start_cuda_driver("cpu")
+    assert cuda_driver._DRIVER == {}
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
-    executor.start_cuda_driver("cuda")
-    assert executor._DRIVER == {}
+    cuda_driver.start_cuda_driver("cuda")
+    assert cuda_driver._DRIVER == {}
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: object())
-    monkeypatch.setattr(executor.ctypes, "CDLL", _no_library)
-    executor.start_cuda_driver("cuda:1")
-    thread, libraries = executor._DRIVER["thread"], executor._DRIVER["libraries"]
+    monkeypatch.setattr(cuda_driver.ctypes, "CDLL", _no_library)
+    cuda_driver.start_cuda_driver("cuda:1", libraries=False)
+    thread = cuda_driver._DRIVER["thread"]
+    assert "libraries" not in cuda_driver._DRIVER
+    cuda_driver.start_cuda_driver("cuda:1")
+    libraries = cuda_driver._DRIVER["libraries"]
     for t in (thread, libraries):
         t.join(10)
         assert not t.is_alive()
-    executor.start_cuda_driver("cuda")  # once per process
-    assert executor._DRIVER["thread"] is thread
+    cuda_driver.start_cuda_driver("cuda")  # once per process
+    assert cuda_driver._DRIVER == {"thread": thread, "libraries": libraries}
+
+
+def test_backend_import_starts_only_the_driver():
+    """NetworkX's import of the backend (the first gpusp call) starts CUDA's driver for
+    the configured device before the backend imports NumPy, and not the libraries'
+    thread; the conversion asks for both."""
+    code = """if True:
+        import sys
+        import networkx as nx
+        from nx_gpusp import cuda_driver
+        calls = []
+        cuda_driver.start_cuda_driver = lambda device, **kw: calls.append(
+            (device, kw, "numpy" in sys.modules))
+        nx.config.backends.gpusp.device = "cuda:1"
+        numpy_before = "numpy" in sys.modules  # NetworkX imports NumPy lazily
+        from nx_gpusp import interface
+        assert calls == [("cuda:1", {"libraries": False}, numpy_before)], calls
+        interface.BackendInterface.convert_from_nx(nx.path_graph(3), edge_attrs={"weight": 1})
+        assert calls[1:] == [("cuda:1", {}, True)], calls
+        print("ok")
+    """
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NETWORKX_BACKEND")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, timeout=120)
+    assert out.returncode == 0 and out.stdout.split() == ["ok"], out.stderr[-2000:]
 
 
 def _no_library(name):
@@ -260,7 +289,7 @@ def test_wheel_libraries_preloaded_only_from_one_wheel_layout(monkeypatch, tmp_p
     import importlib.machinery
     import importlib.util
 
-    from nx_gpusp import executor
+    from nx_gpusp import cuda_driver
 
     for cu in layouts:
         lib = tmp_path / "nvidia" / cu / "lib"
@@ -278,8 +307,8 @@ def test_wheel_libraries_preloaded_only_from_one_wheel_layout(monkeypatch, tmp_p
             opened.append(os.fsdecode(path))
             return 1
 
-    monkeypatch.setattr(executor.ctypes, "CDLL", lambda name: Libc)
-    executor._preload_wheel_libraries()
+    monkeypatch.setattr(cuda_driver.ctypes, "CDLL", lambda name: Libc)
+    cuda_driver._preload_wheel_libraries()
     if layouts == ["cu13"]:
         lib = tmp_path / "nvidia" / "cu13" / "lib"
         assert opened == [str(lib / "libcublasLt.so.13"), str(lib / "libnvrtc.so.13"),
