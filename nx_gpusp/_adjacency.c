@@ -5,68 +5,39 @@
  * in convert.py handles (missing or None weights, bools, numbers other than Python int
  * and float, ints and floats mixed, ints beyond int64).
  *
- *   count_arcs(adj) -> (m, identity)
- *       m: the number of arcs (the rows' lengths summed); identity: whether the node
- *       labels are exactly the ints 0..n-1 in order. None where a row is not a dict.
- *   read_rows(adj, index, weight, indptr, heads, wint, wfloat, multigraph)
- *       -> (kind, edges, loop_edges)
- *       Fills indptr (int64[n + 1]) and heads (int64[m]: a head's position in the node
- *       order; ``index`` maps a label to it, None where the labels are 0..n-1) and,
- *       where ``weight`` is an attribute name, each arc's weight: kind 0 when every
- *       weight is a Python int that fits int64 (into wint, int64[m]), 1 when every one is
- *       a Python float (into wfloat, float64[m]; NaN and infinities are the caller's to
- *       check), 2 when ``weight`` is None (no weight read); -1: not taken (the buffers
- *       are then partly written and meaningless). ``multigraph``: each arc's data is a
- *       dict of parallel edges' data dicts, and its weight their least (every one must
- *       hold the attribute). ``edges``: the arcs, or with ``multigraph`` their parallel
- *       edges, counted; ``loop_edges``: those of self-loops (a NetworkX multigraph's
- *       number_of_edges without its Python-level pass over the degrees).
- * The buffers are writable, C-contiguous objects of the buffer protocol (NumPy arrays).
+ *   read_rows(adj, index, weight, indptr, multigraph)
+ *       -> (kind, heads, weights, edges, loop_edges), or None where a row is not a dict
+ *       Fills indptr (int64[n + 1], n = len(adj)) and returns the heads (a bytearray of
+ *       int32: a head's position in the node order; ``index`` maps a label to it, None
+ *       where the labels are presumed to be 0..n-1 in order) and, where ``weight`` is
+ *       an attribute name, each arc's weight (a bytearray of 8-byte items): kind 0 when
+ *       every weight is a Python int that fits int64 (int64 items), 1 when every one is a
+ *       Python float (float64 items; NaN and infinities are the caller's to check), 2
+ *       when ``weight`` is None (weights None); -1: not taken; -2: index None but the
+ *       labels are not 0..n-1 in order (read again with an index). The arrays grow as
+ *       the rows are read (the rows' lengths are not counted first). ``multigraph``: each
+ *       arc's data is a dict of parallel edges' data dicts, and its weight their least
+ *       (every one must hold the attribute). ``edges``: the arcs, or with ``multigraph``
+ *       their parallel edges, counted; ``loop_edges``: those of self-loops (a NetworkX
+ *       multigraph's number_of_edges without its Python-level pass over the degrees).
+ * indptr is a writable, C-contiguous int64 object of the buffer protocol (a NumPy array).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
 
-static int get_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t items, char kind,
-                      const char *name) {
+static int get_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t items, const char *name) {
     if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
         return -1;
     const char *fmt = view->format ? view->format : "B";
     if (fmt[0] == '<' || fmt[0] == '=' || fmt[0] == '@') fmt++;
-    int ok = view->itemsize == 8 && view->len >= items * 8 &&
-             (kind == 'i' ? (fmt[0] == 'q' || fmt[0] == 'l') : fmt[0] == 'd');
-    if (!ok) {
+    if (view->itemsize != 8 || view->len < items * 8 || (fmt[0] != 'q' && fmt[0] != 'l')) {
         PyBuffer_Release(view);
-        PyErr_Format(PyExc_TypeError, "_adjacency.read_rows: %s must be a writable "
-                     "%s buffer of at least %zd items", name,
-                     kind == 'i' ? "int64" : "float64", items);
+        PyErr_Format(PyExc_TypeError, "_adjacency.read_rows: %s must be a writable int64 "
+                     "buffer of at least %zd items", name, items);
         return -1;
     }
     return 0;
-}
-
-static PyObject *count_arcs(PyObject *self, PyObject *adj) {
-    if (!PyDict_CheckExact(adj)) Py_RETURN_NONE;
-    Py_ssize_t pos = 0, i = 0;
-    long long m = 0;
-    int identity = 1;
-    PyObject *label, *row;
-    while (PyDict_Next(adj, &pos, &label, &row)) {
-        if (!PyDict_CheckExact(row)) Py_RETURN_NONE;
-        m += PyDict_GET_SIZE(row);
-        if (identity) {
-            if (!PyLong_CheckExact(label)) {
-                identity = 0;
-            } else {
-                int overflow = 0;
-                long long v = PyLong_AsLongLongAndOverflow(label, &overflow);
-                if (v == -1 && PyErr_Occurred()) return NULL;
-                identity = !overflow && v == i;
-            }
-        }
-        ++i;
-    }
-    return Py_BuildValue("(LO)", m, identity ? Py_True : Py_False);
 }
 
 /* A head's position: its label itself (identity) or index[label]; -1 if not taken,
@@ -133,41 +104,71 @@ static int keyed_weight(PyObject *keydict, PyObject *weight, int *seen, long lon
     return 1;
 }
 
+/* Room for ``items`` items of ``size`` bytes in the bytearray ``ba`` (doubling; a large
+ * block's realloc moves no bytes on Linux): 0, or -1 with an exception set. */
+static int reserve(PyObject *ba, Py_ssize_t items, Py_ssize_t size, Py_ssize_t *cap) {
+    if (items <= *cap) return 0;
+    Py_ssize_t want = *cap > 0 ? *cap : 1024;
+    while (want < items) want *= 2;
+    if (PyByteArray_Resize(ba, want * size) < 0) return -1;
+    *cap = want;
+    return 0;
+}
+
+typedef union { long long i; double f; } weight_slot;
+
 static PyObject *read_rows(PyObject *self, PyObject *args) {
-    PyObject *adj, *index, *weight, *o_indptr, *o_heads, *o_wint, *o_wfloat;
+    PyObject *adj, *index, *weight, *o_indptr;
     int multigraph;
-    if (!PyArg_ParseTuple(args, "O!OOOOOOp", &PyDict_Type, &adj, &index, &weight, &o_indptr,
-                          &o_heads, &o_wint, &o_wfloat, &multigraph))
+    if (!PyArg_ParseTuple(args, "O!OOOp", &PyDict_Type, &adj, &index, &weight, &o_indptr,
+                          &multigraph))
         return NULL;
     if (index != Py_None && !PyDict_CheckExact(index)) {
         PyErr_SetString(PyExc_TypeError, "_adjacency.read_rows: index must be a dict or None");
         return NULL;
     }
     const long long n = PyDict_GET_SIZE(adj);
-    /* zeroed: releasing one that was never filled does nothing */
-    Py_buffer b_indptr = {0}, b_heads = {0}, b_wint = {0}, b_wfloat = {0};
-    PyObject *result = NULL;
-    if (get_buffer(o_indptr, &b_indptr, n + 1, 'i', "indptr") < 0 ||
-        get_buffer(o_heads, &b_heads, 0, 'i', "heads") < 0)
+    const int identity = index == Py_None;
+    Py_buffer b_indptr = {0};
+    PyObject *result = NULL, *heads = NULL, *weights = NULL;
+    if (get_buffer(o_indptr, &b_indptr, n + 1, "indptr") < 0) return NULL;
+    long long *indptr = (long long *)b_indptr.buf;
+    heads = PyByteArray_FromStringAndSize(NULL, 0);
+    weights = weight == Py_None ? Py_NewRef(Py_None) : PyByteArray_FromStringAndSize(NULL, 0);
+    if (heads == NULL || weights == NULL) goto release;
+    /* the arrays start at ~4 arcs a node and double */
+    Py_ssize_t cap = 0, wcap = 0, start = 4 * (Py_ssize_t)n + 16;
+    if (reserve(heads, start, 4, &cap) < 0 ||
+        (weight != Py_None && reserve(weights, start, 8, &wcap) < 0))
         goto release;
-    const long long cap = b_heads.len / 8;
-    if (get_buffer(o_wint, &b_wint, weight == Py_None ? 0 : cap, 'i', "wint") < 0 ||
-        get_buffer(o_wfloat, &b_wfloat, weight == Py_None ? 0 : cap, 'f', "wfloat") < 0)
-        goto release;
-    long long *indptr = (long long *)b_indptr.buf, *heads = (long long *)b_heads.buf;
-    long long *wint = (long long *)b_wint.buf;
-    double *wfloat = (double *)b_wfloat.buf;
     int seen = 0;  /* SEEN_INT | SEEN_FLOAT: the kinds of weight met so far */
     long long kind = -1, e = 0, row_index = 0, edges = 0, loop_edges = 0;
     Py_ssize_t pos = 0;
     PyObject *label, *row;
     indptr[0] = 0;
+    if (n > INT32_MAX) goto done;  /* int32 heads */
     while (PyDict_Next(adj, &pos, &label, &row)) {
-        if (!PyDict_CheckExact(row)) goto done;
+        if (!PyDict_CheckExact(row)) {
+            result = Py_NewRef(Py_None);
+            goto release;
+        }
+        if (identity) {  /* the labels presumed 0..n-1: checked as they come */
+            int overflow = 0;
+            const long long v = PyLong_CheckExact(label)
+                ? PyLong_AsLongLongAndOverflow(label, &overflow) : -1;
+            if (v == -1 && PyErr_Occurred()) goto release;
+            if (overflow || v != row_index) { kind = -2; goto done; }
+        }
+        const Py_ssize_t need = e + PyDict_GET_SIZE(row);
+        if (reserve(heads, need, 4, &cap) < 0 ||
+            (weight != Py_None && reserve(weights, need, 8, &wcap) < 0))
+            goto release;
+        int *head_at = (int *)PyByteArray_AS_STRING(heads);
+        weight_slot *w = weight == Py_None ? NULL : (weight_slot *)PyByteArray_AS_STRING(weights);
         Py_ssize_t rpos = 0;
         PyObject *head, *data;
         while (PyDict_Next(row, &rpos, &head, &data)) {
-            if (e >= cap) goto done;
+            if (e >= need) goto done;  /* the row grew while it was read */
             /* a label's __hash__ / __eq__ may run Python code: keep what it could free */
             Py_INCREF(head);
             Py_INCREF(data);
@@ -176,16 +177,17 @@ static PyObject *read_rows(PyObject *self, PyObject *args) {
             if (h < 0) {
                 Py_DECREF(data);
                 if (h == -2) goto release;
+                if (identity) kind = -2;  /* a head beyond 0..n-1: the labels are not */
                 goto done;
             }
-            heads[e] = h;
+            head_at[e] = (int)h;
             const Py_ssize_t k = !multigraph ? 1 : PyDict_CheckExact(data) ? PyDict_GET_SIZE(data) : 0;
             edges += k;
             if (h == row_index) loop_edges += k;
             int got = k > 0;
-            if (got && weight != Py_None)
-                got = multigraph ? keyed_weight(data, weight, &seen, wint + e, wfloat + e)
-                                 : edge_weight(data, weight, &seen, wint + e, wfloat + e, 1);
+            if (got && w != NULL)
+                got = multigraph ? keyed_weight(data, weight, &seen, &w[e].i, &w[e].f)
+                                 : edge_weight(data, weight, &seen, &w[e].i, &w[e].f, 1);
             Py_DECREF(data);
             if (got < 0) goto release;
             if (got == 0) goto done;
@@ -193,24 +195,25 @@ static PyObject *read_rows(PyObject *self, PyObject *args) {
         }
         indptr[++row_index] = e;
     }
-    if (row_index != n || e != cap) goto done;  /* the dicts changed size, or m was wrong */
+    if (row_index != n) goto done;  /* the dict changed size while it was read */
+    if (PyByteArray_Resize(heads, e * 4) < 0 ||
+        (weight != Py_None && PyByteArray_Resize(weights, e * 8) < 0))
+        goto release;
     kind = weight == Py_None ? 2 : (seen & SEEN_FLOAT ? 1 : 0);
 done:
-    result = Py_BuildValue("(LLL)", kind, edges, loop_edges);
+    result = Py_BuildValue("(LOOLL)", kind, heads, weights, edges, loop_edges);
 release:  /* result NULL: an exception is set */
     PyBuffer_Release(&b_indptr);
-    PyBuffer_Release(&b_heads);
-    PyBuffer_Release(&b_wint);
-    PyBuffer_Release(&b_wfloat);
+    Py_XDECREF(heads);
+    Py_XDECREF(weights);
     return result;
 }
 
 static PyMethodDef methods[] = {
-    {"count_arcs", count_arcs, METH_O,
-     "count_arcs(adj) -> (m, identity), or None where a row is not a dict"},
     {"read_rows", read_rows, METH_VARARGS,
-     "read_rows(adj, index, weight, indptr, heads, wint, wfloat, multigraph) -> (kind, edges, "
-     "loop_edges); kind 0 int weights, 1 float weights, 2 none read, -1 not taken"},
+     "read_rows(adj, index, weight, indptr, multigraph) -> (kind, heads, weights, edges, "
+     "loop_edges), or None; kind 0 int weights, 1 float weights, 2 none read, -1 not "
+     "taken, -2 labels not 0..n-1 (read again with an index)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -134,36 +134,37 @@ def read_rows_in_c(adj, nodes, weight, multigraph=False, directed=True):
     of its parallel edges' data, its weight their least, as NetworkX's multigraph
     weight), read by the C reader in one pass over the rows (the label index:
     index_by_label(nodes), None where the labels are 0..n-1, which the graph keeps as
-    its node_index); None where it is not built or does not take the graph (weights
-    other than all Python ints that fit int64 or all Python floats, a missing attribute,
-    rows that are not dicts), which the Python passes then read. Float weights are
-    checked finite here as the Python passes check them (ValueError for NaN,
-    NotImplementedError for an infinity)."""
+    its node_index; ``indices`` int32); None where it is not built or does not take the
+    graph (weights other than all Python ints that fit int64 or all Python floats, a
+    missing attribute, rows that are not dicts), which the Python passes then read.
+    Where the first and last labels are 0 and n-1 the reader presumes them all to be
+    0..n-1 and checks them as it reads; where they are not, it reads again with the
+    label index. Float weights are checked finite here as the Python passes check them
+    (ValueError for NaN, NotImplementedError for an infinity)."""
     if _adjacency is None:
         return None
-    counted = _adjacency.count_arcs(adj)
-    if counted is None:
-        return None
-    m, identity = counted
     n = len(nodes)
-    index = None if identity else index_by_label(nodes)
+    presumed = n == 0 or (type(nodes[0]) is int and nodes[0] == 0
+                          and type(nodes[-1]) is int and nodes[-1] == n - 1)
+    index = None if presumed else index_by_label(nodes)
     indptr = np.empty(n + 1, dtype=np.int64)
-    indices = np.empty(m, dtype=np.int64)
-    wint = np.empty(m if weight is not None else 0, dtype=np.int64)
-    wfloat = np.empty(m if weight is not None else 0, dtype=np.float64)
-    kind, edges, loop_edges = _adjacency.read_rows(adj, index, weight, indptr, indices,
-                                                   wint, wfloat, multigraph)
-    if kind < 0:
+    read = _adjacency.read_rows(adj, index, weight, indptr, multigraph)
+    if read is not None and read[0] == -2:  # the labels are not 0..n-1 after all
+        index = index_by_label(nodes)
+        read = _adjacency.read_rows(adj, index, weight, indptr, multigraph)
+    if read is None or read[0] < 0:
         return None
+    kind, heads, values, edges, loop_edges = read
+    indices = np.frombuffer(heads, dtype=np.int32)
     if kind == 2:
-        weights = np.ones(m, dtype=np.int64)
+        weights = np.ones(len(indices), dtype=np.int64)
     elif kind == 1:
-        weights = _finite(wfloat, indptr, indices, nodes)
+        weights = _finite(np.frombuffer(values, dtype=np.float64), indptr, indices, nodes)
     else:
-        weights = wint
+        weights = np.frombuffer(values, dtype=np.int64)
     # NetworkX's count: an undirected edge is two arcs, a self-loop one
     edges = edges if directed else (edges + loop_edges) // 2
-    return indptr, indices, weights, identity, edges, index
+    return indptr, indices, weights, index is None, edges, index
 
 
 def identity_labels(nodes):

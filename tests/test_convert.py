@@ -178,3 +178,30 @@ def test_multigraph_arc_weighs_its_least_parallel_edge(kind):
                     lambda: _without_c(lambda: from_networkx(G, "weight"))):
             with pytest.raises(ValueError, match="NaN"):
                 run()
+
+
+@needs_c
+@pytest.mark.parametrize("labels", [[0, 2, 1, 3], [0, "a", 2, 3], [0, True, 2, 3],
+                                    [0, 1, 2.0, 3], [0, 1, 2, 3], [5, 1, 2, 0]])
+@pytest.mark.parametrize("weight", ["weight", None])
+def test_c_reader_checks_labels_it_presumes_to_be_positions(labels, weight):
+    """Where the first label is 0 and the last n-1, the C reader presumes the labels to be
+    the positions 0..n-1 and checks each as it reads (a permuted, str, bool or float
+    label in between: it reads again with the label index); its arrays equal the
+    Python passes' either way."""
+    G = nx.DiGraph()
+    G.add_nodes_from(labels)
+    for i, u in enumerate(labels):
+        for v in labels[i + 1:] + labels[:1]:
+            if u != v:
+                G.add_edge(u, v, weight=3 + i)
+    adj = adjacency(G)
+    indptr, indices, weights, identity, edges, index = read_rows_in_c(adj, list(adj), weight)
+    positions = all(type(v) is int and v == i for i, v in enumerate(labels))
+    assert identity == positions
+    assert index == (None if positions else {v: i for i, v in enumerate(labels)})
+    assert indices.dtype == np.int32 and edges == G.number_of_edges()
+    py = _python_rows(G, weight)
+    np.testing.assert_array_equal(indptr, py[0])
+    np.testing.assert_array_equal(indices, py[1])
+    np.testing.assert_array_equal(weights, py[2])
