@@ -24,7 +24,6 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <string.h>
 
 static int get_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t items, const char *name) {
     if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)

@@ -41,8 +41,9 @@ BUILD_OPTIONS = {
 def _cupy():
     from .config import get_config
 
-    # the first need of CuPy (a GPU check, an executor): CUDA's driver starts beside its
-    # import and device count, not after them (a no-op where the conversion started it)
+    # the first need of CuPy (a GPU check, an executor): CUDA's driver (started when
+    # NetworkX imported the backend, else now) and the wheels' libraries (else started
+    # by the conversion) run beside its import and device count, not after them
     start_cuda_driver(get_config().device)
     try:
         with collector_paused():  # CuPy's import: ~0.1-0.2 s, many objects
