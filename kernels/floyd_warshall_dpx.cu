@@ -17,7 +17,8 @@
 // [-B, INF] (no negative cycles; refused before the launch) so sums never overflow, and
 // a pair without a path ends >= INF - B > B; the host maps values > B back to "no path".
 // (For i64 a sentinel rather than INT64_MAX and a saturating add: that would cost two
-// 64-bit tests and a select more per add-min on the ALU pipe, which is the limit.)
+// 64-bit tests and a select more per add-min on the ALU pipe, which is the limit; its
+// select runs on the FMA pipe, see LaneI64.)
 //
 // Matrix: d, N x N (N a multiple of the lane's TILE, padded with INF rows/columns), ldw
 // words per row (N / distances per word). Block (16, 16); thread (tx, ty) owns the tile
@@ -71,9 +72,21 @@ struct LaneI64 {
     static constexpr int L = 1, TILE = 64;
     static constexpr bool PIPELINE = false;
     __device__ static W splat(W w, int) { return w; }
+    // c = min(a + b, c): the add (IADD3, IMAD.X) and the two-word compare (two ISETP)
+    // as compiled, the select as two predicated IMADs (x * 1 + 0) on the FMA pipe
+    // rather than two SELs on the ALU pipe, which the add-mins saturate. The 1 is
+    // blockDim.z (every launch is 16 x 16 x 1), which ptxas cannot fold into a move.
     __device__ static W addmin(W a, W b, W c) {
         const W s = a + b;
-        return s < c ? s : c;
+        unsigned lo = static_cast<unsigned>(c), hi = static_cast<unsigned>(c >> 32);
+        asm("{\n\t.reg .pred p;\n\t"
+            "setp.lt.s64 p, %2, %3;\n\t"
+            "@p mad.lo.u32 %0, %4, %6, 0;\n\t"
+            "@p mad.lo.u32 %1, %5, %6, 0;\n\t}"
+            : "+r"(lo), "+r"(hi)
+            : "l"(s), "l"(c), "r"(static_cast<unsigned>(s)), "r"(static_cast<unsigned>(s >> 32)),
+              "r"(blockDim.z));
+        return static_cast<W>((static_cast<unsigned long long>(hi) << 32) | lo);
     }
 };
 struct LaneF64 {
