@@ -47,7 +47,12 @@ entries' out-arcs past m / ``dense_fraction`` (low-diameter graphs such as the
 millions of arcs, which the team's eight multiprocessors walked round after round:
 R-MAT 20 from the median source 4.1 -> 2.7 ms on the H100), a queue of scattered
 entries costs more per round than a flag scan over all vertices, whose CSR reads are in
-vertex order: near-far then flags its frontier's vertices and finishes with dense rounds
+vertex order. A frontier whose out-arcs pass both TEAM_ARCS (32) a team thread and
+m / 256 is handed over too: the team's eight multiprocessors took long rounds over such
+a wave while the rest of the GPU idled (H100, median of 24 runs, 12 sources twice,
+round-robin in one process: random-pred 4M 2.24 -> 2.11 ms, R-MAT 20 2.15 -> 2.04,
+R-MAT 19 seed 3 1.72 -> 1.56; NY, FLA, COL and a 6M-vertex road graph within 1%, their
+frontiers never that wide). Near-far then flags its frontier's vertices and finishes with dense rounds
 (``dense_rounds``): asynchronous rounds, flags alternating between two arrays (Safari &
 Ebnenasir's LBR with k = 1), on int32 distances whenever n * max w fits, all in one
 cooperative launch whose rounds are separated by grid barriers (a launch a round cost
@@ -99,6 +104,8 @@ __all__ = ["near_far_sssp", "dense_rounds"]
 
 GRID_TARGET = 1 << 17  # near entries per multi-block round that delta aims at
 DENSE_FRACTION = 16  # hand over to dense rounds above n / DENSE_FRACTION frontier entries
+TEAM_ARCS = 32  # ... or above this many out-arcs a team thread and m / DENSE_ARC_FLOOR
+DENSE_ARC_FLOOR = 256
 CAP_PER_THREAD = 8  # default team cap: frontier entries per team thread
 DENSE_TARGET = 1 << 18  # vertices relaxed per dense round that the threshold aims at
 INLINE_CAP = INLINE_QUEUE  # entries of a team block's inline sub-round (at most INLINE_QUEUE)
@@ -111,10 +118,14 @@ def _dense_ok(graph, dense_fraction):
     return dense_fraction > 0 and not graph.has_negative_weights
 
 
-def _arc_cap(graph, dense_fraction):
+def _arc_cap(graph, dense_fraction, team_threads):
     """The team hands a run over once its frontier's out-arcs pass m / dense_fraction
-    (as its entries past n / dense_fraction: the two agree where degrees are even)."""
-    return graph.m // dense_fraction
+    (as its entries past n / dense_fraction: the two agree where degrees are even), or
+    sooner once they pass both TEAM_ARCS a team thread and m / DENSE_ARC_FLOOR: such a
+    frontier (a low-diameter graph's wave) takes the team's few multiprocessors long
+    rounds, where the whole grid's dense rounds relax it at once."""
+    return min(graph.m // dense_fraction,
+               max(graph.m // DENSE_ARC_FLOOR, TEAM_ARCS * team_threads))
 
 
 def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, delta=None,
@@ -225,7 +236,10 @@ def _initial_delta(graph, dtype):
                  "dense_fraction": (DENSE_FRACTION, "hand over to dense flag rounds above "
                                                     "n / dense_fraction frontier entries "
                                                     "or m / dense_fraction of their out-"
-                                                    "arcs (non-negative weights; 0: never)"),
+                                                    "arcs, or sooner past both "
+                                                    f"{TEAM_ARCS} out-arcs a team thread "
+                                                    f"and m / {DENSE_ARC_FLOOR} (non-"
+                                                    "negative weights; 0: never)"),
                  "inline": (True, "team rounds without predecessors (lengths only): a "
                                   "vertex lowered below the round's threshold is relaxed "
                                   "in the same round by its block (block sub-rounds)"),
@@ -258,7 +272,7 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
     guard = _CycleGuard(ex, graph, st.pred)
     launches = 0
     dense = _dense_ok(graph, dense_fraction)
-    arc_cap = _arc_cap(graph, dense_fraction) if dense else ARC_CAP_NONE
+    arc_cap = _arc_cap(graph, dense_fraction, team * BLOCK_THREADS) if dense else ARC_CAP_NONE
     team_target, block_cap = _team_sizes(team, team_target, block_cap)
     heavy = ops.heavy_rows(graph, dtype)  # long rows split over the team
     space = None  # the dense phase's, made while the first launch runs
