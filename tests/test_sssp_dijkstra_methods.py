@@ -148,6 +148,32 @@ def test_tile_rows_are_each_tiles_first_row():
         assert rows[-1] == n - 1
 
 
+@pytest.mark.parametrize("scale", [1, 1 << 40])
+@pytest.mark.parametrize("seed", range(3))
+def test_tree_of_positive_integer_weights(device, seed, scale):
+    """Integer weights of at least 1 (the pass alone builds the tree: no count, no
+    breadth-first search): tight arcs only, every reached vertex but the sources
+    claimed, -1 at the sources and the unreached vertices, no cycle; path lengths
+    within int32 (int32 pass) and past it (int64 pass)."""
+    rng = np.random.default_rng(90 + seed)
+    n, m = 3000, 9000  # sparse: some vertices unreached
+    w = rng.integers(1, 5, m).astype(np.int64) * scale
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    graph = CSRGraph.from_edge_arrays(n, src, dst, w)
+    sources = [0, 1, 2]
+    G = to_networkx(graph)
+    lengths = nx.multi_source_dijkstra_path_length(G, sources)
+    assert len(lengths) < n
+    dist = np.full(n, distance_inf(np.int64), dtype=np.int64)
+    dist[list(lengths)] = list(lengths.values())
+    ex = Executor(device)
+    pred = ex.to_host(shortest_path_tree(ex, graph, ex.asarray(dist), sources))
+    assert_tight_tree(G, dist, pred, sources, set(lengths))
+    reached = dist != distance_inf(np.int64)
+    assert (pred[reached] >= 0).sum() == reached.sum() - len(sources)
+    assert (pred[~reached] == -1).all() and (pred[sources] == -1).all()
+
+
 # -- CUDA kernels against their NumPy twins (GPU only) ----------------------------------
 @pytest.fixture(scope="module")
 def executors():

@@ -4,6 +4,8 @@ not be a tree.
 
 With non-negative weights, one pass over the arcs (kernels/tree.cu
 ``tight_arc_parents``) gives every vertex a tight in-arc from a strictly closer vertex.
+With integer weights of at least 1 it claims every reached vertex but the sources, so
+nothing is counted and the host waits for nothing.
 Vertices whose tight in-arcs all come from equally distant ones (zero-weight arcs, or a
 float weight too small to change the sum) are claimed afterwards by breadth-first
 search over tight arcs from every claimed vertex; that runs only when some are left.
@@ -36,6 +38,13 @@ def shortest_path_tree(ex, graph, dist, sources, *, int32_dist=None):
         return ops.no_preds(graph.n)
     g = graph.on(ex)
     pred = ops.unclaimed_preds(graph.n)
+    if _pass_claims_all(graph):
+        # integer weights of at least 1: the last arc of a shortest path into a reached
+        # vertex other than a source comes from a strictly closer tail, so the pass
+        # claims every such vertex; no count, no host read, and -1 wherever none is
+        _tight_arc_pass(ex, ops, graph, dist, pred, int32_dist, count=False)
+        ops.tree_finish(pred, ex.xp.zeros(1, dtype=np.int32), 0)
+        return pred
     if not graph.has_negative_weights:
         # the pass never claims a source (no tail is strictly closer than distance 0), so
         # the count of reached vertices it leaves includes every source: the tree is
@@ -50,9 +59,16 @@ def shortest_path_tree(ex, graph, dist, sources, *, int32_dist=None):
     return xp.maximum(pred, -1, out=pred)
 
 
-def _tight_arc_pass(ex, ops, graph, dist, pred, int32_dist=None):
-    """The strict tight-arc pass, and a device count (int32[1]) of the reached vertices
-    it leaves UNCLAIMED (sources included).
+def _pass_claims_all(graph):
+    """Whether the tight-arc pass claims every reached vertex but the sources: integer
+    weights, all at least 1 (a float weight can vanish in a sum, and zero-weight arcs
+    join equally distant vertices)."""
+    return graph.weights.dtype.kind in "iu" and graph.m > 0 and graph.min_weight >= 1
+
+
+def _tight_arc_pass(ex, ops, graph, dist, pred, int32_dist=None, *, count=True):
+    """The strict tight-arc pass, and (``count``) a device count (int32[1]) of the
+    reached vertices it leaves UNCLAIMED (sources included).
     Where every path length fits int32 the pass reads int32 copies of the distances and
     weights (the weights' copy is cached on the device graph, as near-far's dense rounds
     keep it; the distances' is ``int32_dist`` where the solver left one): half the
@@ -67,9 +83,11 @@ def _tight_arc_pass(ex, ops, graph, dist, pred, int32_dist=None):
             ex.ops("near_far").narrow(dist, int32_dist)  # unreached: the int32 maximum
         dist = int32_dist
     ops.tight_arc_parents(g, dist, pred, weights)
-    count = ex.xp.zeros(1, dtype=np.int32)
-    ops.tree_unclaimed(dist, pred, count)
-    return count
+    if not count:
+        return None
+    unclaimed = ex.xp.zeros(1, dtype=np.int32)
+    ops.tree_unclaimed(dist, pred, unclaimed)
+    return unclaimed
 
 
 def _claim_by_bfs(ex, ops, g, dist, pred, reached):
