@@ -6,6 +6,7 @@ NetworkX's multigraph weight function does); an undirected graph stores both
 directions; ``weights`` are int64 (exact integer weights) or float64.
 """
 
+import copy
 import functools
 
 import numpy as np
@@ -490,6 +491,14 @@ class DeviceCSR:
         graph, ex = self._graph, self._ex
         ex.require_bytes(graph.weights.nbytes, f"the weights of {graph.m} arcs")
         return ex.asarray(graph.weights)
+
+    def with_weights(self, weights):
+        """These arrays with ``weights`` in place of the graph's own (the same values in
+        another type, e.g. ``CSRGraph.weights_as(ex, np.int32)``): a shallow copy that
+        kernels take as the graph."""
+        view = copy.copy(self)
+        view.__dict__["weights"] = weights
+        return view
 
     def tile_rows(self, tile):
         """int32 row of the first arc of each tile of ``tile`` arcs (the last row starting

@@ -52,8 +52,8 @@ m / 256 is handed over too: the team's eight multiprocessors took long rounds ov
 a wave while the rest of the GPU idled (H100, median of 24 runs, 12 sources twice,
 round-robin in one process: random-pred 4M 2.24 -> 2.11 ms, R-MAT 20 2.15 -> 2.04,
 R-MAT 19 seed 3 1.72 -> 1.56; NY, FLA, COL and a 6M-vertex road graph within 1%, their
-frontiers never that wide). Near-far then flags its frontier's vertices and finishes with dense rounds
-(``dense_rounds``): asynchronous rounds, flags alternating between two arrays (Safari &
+frontiers never that wide). Near-far then flags its frontier's vertices and finishes
+with dense rounds (``dense_rounds``): asynchronous rounds, flags alternating between two arrays (Safari &
 Ebnenasir's LBR with k = 1), on int32 distances whenever n * max w fits, all in one
 cooperative launch whose rounds are separated by grid barriers (a launch a round cost
 the host ~27 us each, more than a late round's GPU time, and the host looked at the
@@ -75,6 +75,12 @@ team's warps after each round's visit. Only with non-negative weights (any order
 converges to the same distances). Predecessors of a handed-over run
 come from the tight-arc tree of the final distances (solvers.sssp.tree), whose pass
 reads the dense phase's int32 distances.
+
+int32 runs. Where the dense rounds may run (non-negative weights) and every distance
+fits int32 (integer weights, n * max w < 2**31 - 2), the whole run is on int32
+distances and weights: the team's and grid rounds too, so the hand-over narrows
+nothing and the result is not widened back (two passes over n distances: 0.04 and
+0.05 ms on random-pred 4M); its ``dist`` is int32, unreached the int32 maximum.
 
 The host's own work. Between two launches the GPU waits for whatever the host does
 after reading the control block, and on random-pred 1M a run's kernels take ~0.7 ms:
@@ -116,6 +122,15 @@ INLINE_ARCS = 16
 
 def _dense_ok(graph, dense_fraction):
     return dense_fraction > 0 and not graph.has_negative_weights
+
+
+def _run_dtype(graph, dense_fraction):
+    """The run's distance type: int32 where the dense rounds may run and every distance
+    fits it (their type: no conversion at the hand-over or at the end), else the
+    graph's."""
+    if _dense_ok(graph, dense_fraction) and graph.int32_distances:
+        return np.dtype(np.int32)
+    return graph.distance_dtype()
 
 
 def _arc_cap(graph, dense_fraction, team_threads):
@@ -167,14 +182,14 @@ def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, d
 def dense_space(ex, graph, dtype):
     """What dense rounds on ``graph`` from ``dtype`` distances need besides their flags,
     allocated and initialised (the work queued on the device): int32 distances and
-    weights where n * max w fits int32 (``work`` None: the rounds lower the distances
-    themselves), the rounds' control block, the long-row queue. The solver makes it
+    weights where n * max w fits int32 (``work`` None: the rounds lower ``dtype``'s
+    distances themselves, as those of an int32 run), the rounds' control block, the long-row queue. The solver makes it
     while its first launch runs, so that a hand-over only launches."""
     ops = ex.ops("near_far")
     narrow = graph.int32_distances
     kind = np.dtype(np.int32 if narrow else dtype)
     return SimpleNamespace(
-        work=ex.xp.empty(graph.n, dtype=np.int32) if narrow else None,
+        work=ex.xp.empty(graph.n, dtype=np.int32) if kind != np.dtype(dtype) else None,
         weights=graph.weights_as(ex, np.int32) if narrow else graph.on(ex).weights,
         control=ops.dense_control(kind), heavy=ops.heavy_rows(graph, kind))
 
@@ -252,7 +267,9 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
     ops = ex.ops("near_far")
     g = graph.on(ex)
     n = graph.n
-    dtype = graph.distance_dtype()
+    dtype = _run_dtype(graph, dense_fraction)
+    if dtype != g.weights.dtype:  # an int32 run: its weights as int32 too
+        g = g.with_weights(graph.weights_as(ex, dtype))
     # + 6 bytes a vertex: the dense phase's two flag arrays and int32 distances
     ex.require_bytes(n * (3 * dtype.itemsize + 5 * 4 + 6), "near-far SSSP state")
     track_pred = bool(want_pred or graph.has_negative_weights)

@@ -55,6 +55,8 @@ def shortest_path_tree(ex, graph, dist, sources, *, int32_dist=None):
         if int(ex.to_host(count)[0]) == len(srcs):
             return pred
     pred[ex.asarray(srcs)] = -1
+    if dist.dtype == np.int32 and g.weights.dtype != np.int32:
+        g = g.with_weights(graph.weights_as(ex, np.int32))
     _claim_by_bfs(ex, ops, g, dist, pred, dist != distance_inf(dist.dtype))
     return xp.maximum(pred, -1, out=pred)
 
@@ -75,9 +77,11 @@ def _tight_arc_pass(ex, ops, graph, dist, pred, int32_dist=None, *, count=True):
     bytes streamed and gathered."""
     g = graph.on(ex)
     weights = None
-    if dist.dtype == np.int64 and graph.int32_distances:
+    if dist.dtype == np.int32:  # a run on int32 distances (near-far's, where they fit)
+        weights = graph.weights_as(ex, np.int32)
+    elif dist.dtype == np.int64 and graph.int32_distances:
         weights = graph.weights_as(ex, np.int32, if_fits=True)
-    if weights is not None:
+    if weights is not None and dist.dtype != np.int32:
         if int32_dist is None:
             int32_dist = ex.xp.empty(dist.size, dtype=np.int32)
             ex.ops("near_far").narrow(dist, int32_dist)  # unreached: the int32 maximum
