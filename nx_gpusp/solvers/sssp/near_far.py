@@ -53,9 +53,9 @@ a wave while the rest of the GPU idled (H100, median of 24 runs, 12 sources twic
 round-robin in one process: random-pred 4M 2.24 -> 2.11 ms, R-MAT 20 2.15 -> 2.04,
 R-MAT 19 seed 3 1.72 -> 1.56; NY, FLA, COL and a 6M-vertex road graph within 1%, their
 frontiers never that wide). Near-far then flags its frontier's vertices and finishes
-with dense rounds (``dense_rounds``): asynchronous rounds, flags alternating between two arrays (Safari &
-Ebnenasir's LBR with k = 1), on int32 distances whenever n * max w fits, all in one
-cooperative launch whose rounds are separated by grid barriers (a launch a round cost
+with dense rounds (``dense_rounds``): asynchronous rounds, flags alternating between
+two arrays (Safari & Ebnenasir's LBR with k = 1), on int32 distances whenever
+n * max w fits, all in one cooperative launch whose rounds are separated by grid barriers (a launch a round cost
 the host ~27 us each, more than a late round's GPU time, and the host looked at the
 changed flags every few rounds: the GPU waited on it). Near-far's
 rule carries over: a round relaxes only the flagged vertices below a threshold, from
@@ -183,8 +183,9 @@ def dense_space(ex, graph, dtype):
     """What dense rounds on ``graph`` from ``dtype`` distances need besides their flags,
     allocated and initialised (the work queued on the device): int32 distances and
     weights where n * max w fits int32 (``work`` None: the rounds lower ``dtype``'s
-    distances themselves, as those of an int32 run), the rounds' control block, the long-row queue. The solver makes it
-    while its first launch runs, so that a hand-over only launches."""
+    distances themselves, as those of an int32 run), the rounds' control block, the
+    long-row queue. The solver makes it while its first launch runs, so that a
+    hand-over only launches."""
     ops = ex.ops("near_far")
     narrow = graph.int32_distances
     kind = np.dtype(np.int32 if narrow else dtype)

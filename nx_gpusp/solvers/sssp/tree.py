@@ -71,21 +71,21 @@ def _pass_claims_all(graph):
 def _tight_arc_pass(ex, ops, graph, dist, pred, int32_dist=None, *, count=True):
     """The strict tight-arc pass, and (``count``) a device count (int32[1]) of the
     reached vertices it leaves UNCLAIMED (sources included).
-    Where every path length fits int32 the pass reads int32 copies of the distances and
-    weights (the weights' copy is cached on the device graph, as near-far's dense rounds
-    keep it; the distances' is ``int32_dist`` where the solver left one): half the
-    bytes streamed and gathered."""
+    Where every path length fits int32 the pass reads int32 distances and weights (the
+    weights' copy is cached on the device graph, as near-far keeps it; the distances as
+    an int32 run left them, or ``int32_dist`` where the solver kept such a copy): half
+    the bytes streamed and gathered."""
     g = graph.on(ex)
     weights = None
-    if dist.dtype == np.int32:  # a run on int32 distances (near-far's, where they fit)
+    if dist.dtype == np.int32:  # an int32 run's distances (near-far's, where they fit)
         weights = graph.weights_as(ex, np.int32)
     elif dist.dtype == np.int64 and graph.int32_distances:
         weights = graph.weights_as(ex, np.int32, if_fits=True)
-    if weights is not None and dist.dtype != np.int32:
-        if int32_dist is None:
-            int32_dist = ex.xp.empty(dist.size, dtype=np.int32)
-            ex.ops("near_far").narrow(dist, int32_dist)  # unreached: the int32 maximum
-        dist = int32_dist
+        if weights is not None:
+            if int32_dist is None:
+                int32_dist = ex.xp.empty(dist.size, dtype=np.int32)
+                ex.ops("near_far").narrow(dist, int32_dist)  # unreached: the int32 maximum
+            dist = int32_dist
     ops.tight_arc_parents(g, dist, pred, weights)
     if not count:
         return None
