@@ -421,6 +421,18 @@ class CSRGraph:
             self._device[ex.name] = dev
         return dev
 
+    def on_as(self, ex, dtype):
+        """The device arrays with the weights as ``dtype`` (``weights_as``: exact only
+        where the caller proved they fit), for kernels whose distances and weights are
+        that type: ``on(ex)`` itself where the weights are, else a shallow copy of it."""
+        dev = self.on(ex)
+        weights = self.weights_as(ex, dtype)
+        if weights is dev.weights:
+            return dev
+        view = copy.copy(dev)
+        view.__dict__["weights"] = weights
+        return view
+
     def on_device(self, ex, name):
         """A cached per-vertex property (e.g. "min_out_weight") uploaded once per device."""
         dev = self.on(ex)
@@ -491,14 +503,6 @@ class DeviceCSR:
         graph, ex = self._graph, self._ex
         ex.require_bytes(graph.weights.nbytes, f"the weights of {graph.m} arcs")
         return ex.asarray(graph.weights)
-
-    def with_weights(self, weights):
-        """These arrays with ``weights`` in place of the graph's own (the same values in
-        another type, e.g. ``CSRGraph.weights_as(ex, np.int32)``): a shallow copy that
-        kernels take as the graph."""
-        view = copy.copy(self)
-        view.__dict__["weights"] = weights
-        return view
 
     def tile_rows(self, tile):
         """int32 row of the first arc of each tile of ``tile`` arcs (the last row starting

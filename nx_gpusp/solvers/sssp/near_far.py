@@ -55,12 +55,12 @@ R-MAT 19 seed 3 1.72 -> 1.56; NY, FLA, COL and a 6M-vertex road graph within 1%,
 frontiers never that wide). Near-far then flags its frontier's vertices and finishes
 with dense rounds (``dense_rounds``): asynchronous rounds, flags alternating between
 two arrays (Safari & Ebnenasir's LBR with k = 1), on int32 distances whenever
-n * max w fits, all in one cooperative launch whose rounds are separated by grid barriers (a launch a round cost
-the host ~27 us each, more than a late round's GPU time, and the host looked at the
-changed flags every few rounds: the GPU waited on it). Near-far's
-rule carries over: a round relaxes only the flagged vertices below a threshold, from
-their current distances; the others stay flagged. The threshold is read off a
-histogram of the distances the previous round left pending, so that about
+n * max w fits, all in one cooperative launch whose rounds are separated by grid
+barriers (a launch a round cost the host ~27 us each, more than a late round's GPU
+time, and the host looked at the changed flags every few rounds: the GPU waited on
+it). Near-far's rule carries over: a round relaxes only the flagged vertices below a
+threshold, from their current distances; the others stay flagged. The threshold is
+read off a histogram of the distances the previous round left pending, so that about
 ``dense_target`` vertices relax a round (random-pred 4M: 5.5M relaxations for 4.2M
 vertices instead of 11.7M without a threshold). In every round that relaxes (team,
 inline sub-rounds, grid, dense; not the predecessor passes, which need each arc's tail)
@@ -266,11 +266,9 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
                   cluster=None, team_target=None, block_cap=None, grid_target=GRID_TARGET,
                   dense_fraction=DENSE_FRACTION, dense_target=DENSE_TARGET, inline=True):
     ops = ex.ops("near_far")
-    g = graph.on(ex)
     n = graph.n
     dtype = _run_dtype(graph, dense_fraction)
-    if dtype != g.weights.dtype:  # an int32 run: its weights as int32 too
-        g = g.with_weights(graph.weights_as(ex, dtype))
+    g = graph.on_as(ex, dtype)  # an int32 run: its weights as int32 too
     # + 6 bytes a vertex: the dense phase's two flag arrays and int32 distances
     ex.require_bytes(n * (3 * dtype.itemsize + 5 * 4 + 6), "near-far SSSP state")
     track_pred = bool(want_pred or graph.has_negative_weights)

@@ -36,7 +36,6 @@ def shortest_path_tree(ex, graph, dist, sources, *, int32_dist=None):
     srcs = source_indices(sources)
     if not graph.has_out_arcs(srcs):  # the sources alone are reached: no pass
         return ops.no_preds(graph.n)
-    g = graph.on(ex)
     pred = ops.unclaimed_preds(graph.n)
     if _pass_claims_all(graph):
         # integer weights of at least 1: the last arc of a shortest path into a reached
@@ -55,9 +54,8 @@ def shortest_path_tree(ex, graph, dist, sources, *, int32_dist=None):
         if int(ex.to_host(count)[0]) == len(srcs):
             return pred
     pred[ex.asarray(srcs)] = -1
-    if dist.dtype == np.int32 and g.weights.dtype != np.int32:
-        g = g.with_weights(graph.weights_as(ex, np.int32))
-    _claim_by_bfs(ex, ops, g, dist, pred, dist != distance_inf(dist.dtype))
+    _claim_by_bfs(ex, ops, graph.on_as(ex, dist.dtype), dist, pred,
+                  dist != distance_inf(dist.dtype))
     return xp.maximum(pred, -1, out=pred)
 
 
@@ -65,7 +63,7 @@ def _pass_claims_all(graph):
     """Whether the tight-arc pass claims every reached vertex but the sources: integer
     weights, all at least 1 (a float weight can vanish in a sum, and zero-weight arcs
     join equally distant vertices)."""
-    return graph.weights.dtype.kind in "iu" and graph.m > 0 and graph.min_weight >= 1
+    return graph.weights.dtype.kind == "i" and graph.min_weight >= 1  # 0 without arcs
 
 
 def _tight_arc_pass(ex, ops, graph, dist, pred, int32_dist=None, *, count=True):
