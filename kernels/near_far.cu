@@ -229,15 +229,18 @@ template <typename T> struct QueueEntries {
 
 // Flagged vertices (dense rounds): vertex i if flag[i] and its current distance is
 // below thr; the flag is cleared, so flag is all zero after the round. A flagged vertex
-// at or above thr stays pending: flagged in flag_out.
+// at or above thr stays pending: flagged in flag_out. So does one whose row is longer
+// than HEAVY_ARCS at a distance above long_thr (see nf_dense_rounds: a hub's row is
+// walked once its distance is final, not again each time it drops).
 template <typename T> struct FlaggedVertices {
     unsigned char* flag; unsigned char* flag_out; const T* dist; T thr; Pending<T> pending;
+    const long long* indptr; T long_thr;
     __device__ __forceinline__ bool take(long long i, int& u, T& du) const {
         if (!flag[i]) return false;
         flag[i] = 0;
         du = dist[i];
         if (du == DistTraits<T>::inf()) return false;
-        if (!(du < thr)) {
+        if (!(du < thr) || (du > long_thr && indptr[i + 1] - indptr[i] > HEAVY_ARCS)) {
             flag_out[i] = 1;
             pending.add(du);
             return false;
@@ -832,6 +835,15 @@ __device__ __forceinline__ void grid_barrier(unsigned* bar) {
 // changed (a vertex flagged for the next round), heavy_count. rounds_out: the rounds run.
 // Rows longer than HEAVY_ARCS are queued as chunks (HeavyRows) and relaxed by the whole
 // grid after a second barrier, into the same round's flags, histogram and minimum.
+// They are taken only at a distance of at most the least pending one + `settle`; the
+// others stay pending (settle = the type's "unreached": no such rule). With settle the
+// least arc weight (the bound of Crauser, Mehlhorn, Meyer and Sanders' IN criterion,
+// MFCS 1998) no pending vertex could lower such a row's vertex again; the host adds a
+// sixteenth of the mean weight (see near_far.py's SETTLE_FRACTION). On R-MAT a wave
+// reached the hubs within a round's bucket and each round lowered them again: rounds 1-3
+// each walked 13-17M of R-MAT 20's 31.4M arcs in hub rows. H100, median of 22 runs,
+// round-robin: R-MAT 20 1.93 -> 1.77 ms, R-MAT 22 5.90 -> 5.16, Kronecker graphs within
+// 1% (the strict bound: up to 18% slower there), table in docs/benchmarks.md.
 // Short rows' arcs are dealt out over each warp (visit_short_rows). Launch bounds: 5
 // blocks of 256 a multiprocessor for 32-bit distances (48 registers), 4 for 64-bit ones;
 // a round is a chain of dependent loads, so more resident warps hide more latency, but
@@ -845,7 +857,7 @@ __global__ void __launch_bounds__(256, sizeof(T) == 4 ? 5 : 4)
                     const T* __restrict__ weights, int n, T* dist, unsigned char* flag0,
                     unsigned char* flag1, T cutoff, int* changed, int* rounds_out,
                     unsigned* bar, T* dmin, T* dbase, T* dwidth, int* dcount, int* dhist,
-                    T fmin0, T delta0, int target, int* heavy_u, long long* heavy_start,
+                    T fmin0, T delta0, int target, T settle, int* heavy_u, long long* heavy_start,
                     T* heavy_d, int* heavy_count, int heavy_cap) {
     __shared__ int s_hist[DENSE_BUCKETS];
     const long long warp = global_thread_id() >> 5, nwarps = grid_stride() >> 5;
@@ -890,9 +902,10 @@ __global__ void __launch_bounds__(256, sizeof(T) == 4 ? 5 : 4)
         const FlagVisitor<T> lower{dist, flag_out, pending, cutoff};
         const HeavyRows<T> heavy{heavy_u, heavy_start, heavy_d,
                                  heavy_count == nullptr ? nullptr : heavy_count + cur, heavy_cap};
-        const int taken = visit_entry_arcs<true>(
-            indptr, indices, weights, FlaggedVertices<T>{flag_in, flag_out, dist, thr, pending},
-            n, warp, nwarps, lower, heavy);
+        const FlaggedVertices<T> flagged{flag_in, flag_out, dist, thr, pending, indptr,
+                                         threshold(base, settle)};
+        const int taken = visit_entry_arcs<true>(indptr, indices, weights, flagged, n, warp,
+                                                 nwarps, lower, heavy);
         if (__any_sync(FULL_MASK, any) && (threadIdx.x & 31) == 0) changed[cur] = 1;
         int* hist = dhist + cur * DENSE_BUCKETS;
         block_reduce_into(low, taken, s_hist, &dmin[cur], &dcount[cur], hist);

@@ -155,9 +155,49 @@ def test_dense_rounds_cuda_matches_twin(seed, weights, threshold):
     np.testing.assert_array_equal(out[0], out[1])
 
 
+@pytest.mark.parametrize("weights", ["int", "float"])
+@pytest.mark.parametrize("settle", [True, False])
+def test_long_rows_wait_until_final(monkeypatch, settle, weights):
+    """Dense rounds walk a row longer than HEAVY_ARCS only once its distance is within
+    ``settle`` (the least weight, 1, + the mean weight, ~3, / 16) of the least pending
+    one: the hub first reached at 50 by a direct arc waits while a two-arc path lowers it
+    to 2, so its row is walked once; without the rule (settle None: what dense_space
+    gives a graph with no row that long) it is walked at 50 and again at 2.
+    The twin's rounds, whose tails are counted; CUDA's equal its distances in
+    test_dense_rounds_split_long_rows."""
+    from nx_gpusp.ops import near_far as ops_module
+    from nx_gpusp.ops.near_far import HEAVY_ARCS
+    from nx_gpusp.solvers.sssp import near_far as solver_module
+
+    hub, via, n = 1, 2, HEAVY_ARCS + 10
+    leaves = np.arange(3, n)
+    src = np.concatenate([[0, 0, via], np.full(len(leaves), hub)])
+    dst = np.concatenate([[hub, via, hub], leaves])
+    w = np.concatenate([[50, 1, 1], np.full(len(leaves), 3)])
+    graph = CSRGraph.from_edge_arrays(n, src, dst, w.astype(float) if weights == "float"
+                                      else w, directed=True)
+    ex = Executor("cpu")
+    space = solver_module.dense_space(ex, graph, graph.distance_dtype())
+    assert space.settle == (1 if weights == "int" else 1 + graph.mean_abs_weight / 16) < 2
+    if not settle:
+        space.settle = None
+    walked = []
+    gather = ops_module.gather_arcs
+    monkeypatch.setattr(ops_module, "gather_arcs",
+                        lambda indptr, tails: (walked.extend(np.asarray(tails).tolist()),
+                                               gather(indptr, tails))[1])
+    dist, _pred = init_sources(ex, n, [0], graph.distance_dtype())
+    flags = np.zeros(n, dtype=np.uint8)
+    flags[0] = 1
+    dense_rounds(ex, graph, dist, flags, distance_inf(graph.distance_dtype()), space=space)
+    assert walked.count(hub) == (1 if settle else 2)
+    expected = nx.single_source_dijkstra_path_length(to_networkx(graph), 0)
+    assert {v: dist[v].item() for v in range(n)} == expected
+
+
 @pytest.mark.gpu
 @pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
-@pytest.mark.parametrize("weights", ["int32", "int64", "float"])
+@pytest.mark.parametrize("weights", ["int32", "int32-zero", "int64", "float"])
 @pytest.mark.parametrize("seed", range(3))
 def test_dense_rounds_split_long_rows(seed, weights):
     """Rows longer than HEAVY_ARCS go to the grid in chunks (nf_dense_rounds, after a
@@ -165,7 +205,9 @@ def test_dense_rounds_split_long_rows(seed, weights):
     HEAVY_ARCS + 1, exactly 2 x HEAVY_CHUNK and 3 x HEAVY_CHUNK + 7 arcs among random
     arcs, from sources that include them; the kernel's distances equal the twin's, which
     walks every row itself, in dense_rounds and in the whole solver (dense and team
-    rounds); CUDA's predecessors form a tree of tight arcs."""
+    rounds); CUDA's predecessors form a tree of tight arcs. Long rows wait until final
+    (test_long_rows_wait_until_final): with zero weights ("int32-zero"), only at the
+    least pending distance itself."""
     from nx_gpusp.ops.near_far import HEAVY_ARCS, HEAVY_CHUNK
 
     rng = np.random.default_rng(seed)
@@ -175,12 +217,14 @@ def test_dense_rounds_split_long_rows(seed, weights):
     src = np.concatenate([np.full(k, h) for h, k in hubs.items()] + [others])
     dst = np.concatenate([rng.choice(n, k, replace=False) for k in hubs.values()]
                          + [rng.integers(0, n, len(others))])
-    w = rng.integers(1, 30, len(src)) if weights != "float" else rng.uniform(0.1, 5, len(src))
+    low = 0 if weights == "int32-zero" else 1
+    w = rng.integers(low, 30, len(src)) if weights != "float" else rng.uniform(0.1, 5, len(src))
     if weights == "int64":
         w = w * 10**6
     graph = CSRGraph.from_edge_arrays(n, src, dst, w, directed=True)
     assert [int(graph.out_degree[h]) for h in hubs] == list(hubs.values())
-    assert graph.int32_distances == (weights == "int32")
+    assert graph.min_weight == (0 if weights == "int32-zero" else w.min())
+    assert graph.int32_distances == weights.startswith("int32")
     executors = (Executor("cuda"), Executor("cpu"))
     for ex in executors:
         assert (ex.ops("near_far").heavy_rows(graph, graph.distance_dtype()) is None) == \

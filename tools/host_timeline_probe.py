@@ -9,7 +9,8 @@ run out of work and was waiting for the host. The call is the race's (``auto``, 
 NetworkX call runs it: lengths, or with ``--paths`` the tight-arc tree as well), after
 two warm-up calls per source.
 
-Usage: python tools/host_timeline_probe.py [--workload W]... [--sources N] [--paths]
+Usage: python tools/host_timeline_probe.py [--workload W]... [--sources N | --source V...]
+       [--paths]
 """
 
 import argparse
@@ -59,6 +60,8 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--workload", action="append", choices=sorted(bench.WORKLOADS))
     parser.add_argument("--sources", type=int, default=4)
+    parser.add_argument("--source", type=int, action="append",
+                        help="this vertex (repeatable) instead of --sources seeded ones")
     parser.add_argument("--paths", action="store_true")
     args = parser.parse_args()
     ex = configured_executor()
@@ -73,7 +76,7 @@ def main():
         method = get_method("sssp", bench.AUTO["sssp"](graph, False))
         run = bench.kernel_runner("sssp", method, graph, ex, as_called=True,
                                   want_pred=args.paths)
-        for source in bench.pick_sources(graph, args.sources):
+        for source in args.source or bench.pick_sources(graph, args.sources):
             run(source)
             run(source)
             marks.clear()

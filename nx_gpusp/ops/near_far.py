@@ -189,14 +189,17 @@ class CudaOps(CudaKernelTable):
         self.kernel("nf_advance", T)((1,), (1,), (st.ctl, st.tctl, scalar(target, np.int32)))
 
     def dense_phase(self, g, weights, dist, flags, cutoff, dc, fmin0, delta0, target,
-                    heavy=None):
+                    heavy=None, settle=None):
         """The dense rounds from the vertices flagged in ``flags[0]`` until a round leaves
         none flagged (``flags``: round 0's flags and a zeroed array; they alternate by
         round and are both zero at the end), all in one cooperative launch
         (nf_dense_rounds); ``dense_rounds_run`` reads how many rounds it ran.
         ``dc``: the rounds' control, a fresh ``dense_control`` block of ``dist``'s type.
         ``heavy`` (heavy_rows): rows longer than HEAVY_ARCS are queued there and relaxed
-        by the whole grid after a grid barrier; None: each walked by one warp."""
+        by the whole grid after a grid barrier; None: each walked by one warp.
+        ``settle`` (the least arc weight; None: no such rule): a row longer than
+        HEAVY_ARCS is taken only at a distance of at most the least pending one +
+        ``settle``, where it is final."""
         T = dist.dtype
         n = dist.size
         fn = self.kernel("nf_dense_rounds", T)
@@ -212,7 +215,8 @@ class CudaOps(CudaKernelTable):
             g.indptr, g.indices, weights, scalar(n, np.int32), dist, flags[0], flags[1],
             scalar(cutoff, T), *map(at, ("changed", "rounds", "barrier", "dmin", "dbase",
                                          "dwidth", "dcount", "dhist")),
-            scalar(fmin0, T), scalar(delta0, T), scalar(target, np.int32), *_queue(heavy)),
+            scalar(fmin0, T), scalar(delta0, T), scalar(target, np.int32),
+            scalar(distance_inf(T) if settle is None else settle, T), *_queue(heavy)),
             enable_cooperative_groups=True)
 
     def dense_control(self, dtype):
@@ -366,27 +370,28 @@ class NumpyOps(NumpyTwin):
         return None
 
     def dense_phase(self, g, weights, dist, flags, cutoff, dc, fmin0, delta0, target,
-                    heavy=None):
+                    heavy=None, settle=None):
         """The dense rounds (see CudaOps.dense_phase), one ``_dense_round`` after another
         until one leaves no vertex flagged (their number: dense_rounds_run). ``heavy``:
-        unused (heavy_rows)."""
+        unused (heavy_rows); ``settle`` as the kernel's."""
         round_ = 0
         while True:
             cur = round_ % 3
             dc.changed[(round_ + 1) % 3] = 0
             self._dense_round(g, weights, dist, flags[round_ % 2], flags[1 - round_ % 2],
                               cutoff, dc.changed[cur:cur + 1], dc, round_, fmin0, delta0,
-                              target)
+                              target, settle)
             round_ += 1
             if not dc.changed[cur]:
                 dc.rounds[0] = round_
                 return
 
     def _dense_round(self, g, weights, dist, flag_in, flag_out, cutoff, changed, dc, round_,
-                     fmin0, delta0, target):
+                     fmin0, delta0, target, settle=None):
         """Relax the flagged vertices below the round's threshold from their distances at
         the start of the round (the kernel's asynchronous round reaches these values or
-        lower); the same thresholds, histogram and control slots as nf_dense_rounds."""
+        lower); the same thresholds, histogram, control slots and long rows' rule
+        (``settle``) as nf_dense_rounds."""
         T = dist.dtype.type
         inf = distance_inf(dist.dtype)
         cur, prev, nxt = round_ % 3, (round_ + 2) % 3, (round_ + 1) % 3
@@ -419,6 +424,9 @@ class NumpyOps(NumpyTwin):
         d = dist[tails]
         reached = d != inf
         near = reached & (d < thr)
+        if settle is not None:  # long rows wait until final (nf_dense_rounds)
+            long_row = g.indptr[tails + 1] - g.indptr[tails] > HEAVY_ARCS
+            near &= ~(long_row & (d > threshold(base, settle, inf)))
         defer = tails[reached & ~near]
         flag_out[defer] = 1
         deferred = dist[defer]

@@ -76,6 +76,16 @@ converges to the same distances). Predecessors of a handed-over run
 come from the tight-arc tree of the final distances (solvers.sssp.tree), whose pass
 reads the dense phase's int32 distances.
 
+Long rows wait. A dense round walks a row longer than HEAVY_ARCS only if its vertex's
+distance is within ``_settle`` of the least pending one: the least arc weight (no
+pending vertex can lower it again: the IN criterion of Crauser, Mehlhorn, Meyer and
+Sanders, MFCS 1998) + the mean weight / SETTLE_FRACTION; the others stay pending. On
+R-MAT a wave reached the hubs inside one round's threshold and the next rounds lowered
+them again: rounds 1-3 each walked 13-17M of R-MAT 20's 31.4M arcs in hub rows (H100,
+median of 22 runs: R-MAT 20 1.93 -> 1.77 ms, R-MAT 22 5.90 -> 5.16; the least weight alone
+gained more on R-MAT but cost flatter Kronecker graphs up to 18%; table in
+docs/benchmarks.md).
+
 int32 runs. Where the dense rounds may run (non-negative weights) and every distance
 fits int32 (integer weights, n * max w < 2**31 - 2), the whole run is on int32
 distances and weights: the team's and grid rounds too, so the hand-over narrows
@@ -118,6 +128,9 @@ INLINE_CAP = INLINE_QUEUE  # entries of a team block's inline sub-round (at most
 # longest row relaxed inline on graphs with rows past HEAVY_ARCS (the _heavy kernels);
 # longer ones go to the next frontier, which the whole team takes (see the module's notes)
 INLINE_ARCS = 16
+# dense rounds walk a row longer than HEAVY_ARCS within the least weight + the mean weight
+# / SETTLE_FRACTION of the least pending distance (_settle; the module's notes)
+SETTLE_FRACTION = 16
 
 
 def _dense_ok(graph, dense_fraction):
@@ -170,8 +183,11 @@ def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, d
     else:
         work = dist
     pair = (flags, ex.xp.zeros_like(flags) if spare is None else spare)
+    settle = space.settle
+    if narrow and settle is not None:
+        settle = int(min(settle, INT32_MAX - 1))
     ops.dense_phase(g, space.weights, work, pair, cut, space.control, fmin, delta, target,
-                    space.heavy)
+                    space.heavy, settle)
     if narrow:
         ops.widen(work, dist)
     if not wait:
@@ -184,15 +200,26 @@ def dense_space(ex, graph, dtype):
     allocated and initialised (the work queued on the device): int32 distances and
     weights where n * max w fits int32 (``work`` None: the rounds lower ``dtype``'s
     distances themselves, as those of an int32 run), the rounds' control block, the
-    long-row queue. The solver makes it while its first launch runs, so that a
-    hand-over only launches."""
+    long-row queue and, on graphs with rows longer than HEAVY_ARCS, ``settle`` (_settle:
+    how far above the least pending distance the rounds walk such a row; None: no rows
+    that long). The solver makes it while its
+    first launch runs, so that a hand-over only launches."""
     ops = ex.ops("near_far")
     narrow = graph.int32_distances
     kind = np.dtype(np.int32 if narrow else dtype)
     return SimpleNamespace(
         work=ex.xp.empty(graph.n, dtype=np.int32) if kind != np.dtype(dtype) else None,
         weights=graph.weights_as(ex, np.int32) if narrow else graph.on(ex).weights,
-        control=ops.dense_control(kind), heavy=ops.heavy_rows(graph, kind))
+        control=ops.dense_control(kind), heavy=ops.heavy_rows(graph, kind),
+        settle=_settle(graph) if graph.max_out_degree > HEAVY_ARCS else None)
+
+
+def _settle(graph):
+    """How far above the least pending distance the dense rounds walk a row longer than
+    HEAVY_ARCS (nf_dense_rounds): the least weight, under which no pending vertex can
+    lower it again (the IN criterion), + the mean weight / SETTLE_FRACTION."""
+    extra = graph.mean_abs_weight / SETTLE_FRACTION
+    return graph.min_weight + (extra if graph.weights.dtype.kind == "f" else int(extra))
 
 
 def _hand_over(ex, graph, st, host_ctl, host_tctl, srcs, cut, stats, target, space):
