@@ -841,7 +841,7 @@ __device__ __forceinline__ void grid_barrier(unsigned* bar) {
 // MFCS 1998) no pending vertex could lower such a row's vertex again; the host adds a
 // sixteenth of the mean weight (see near_far.py's SETTLE_FRACTION). On R-MAT a wave
 // reached the hubs within a round's bucket and each round lowered them again: rounds 1-3
-// each walked 13-17M of R-MAT 20's 31.4M arcs in hub rows. H100, median of 22 runs,
+// each walked 13-17M of R-MAT 20's 31.4M arcs in hub rows. H100, median of 24 runs,
 // round-robin: R-MAT 20 1.93 -> 1.77 ms, R-MAT 22 5.90 -> 5.16, Kronecker graphs within
 // 1% (the strict bound: up to 18% slower there), table in docs/benchmarks.md.
 // Short rows' arcs are dealt out over each warp (visit_short_rows). Launch bounds: 5

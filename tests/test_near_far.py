@@ -195,6 +195,35 @@ def test_long_rows_wait_until_final(monkeypatch, settle, weights):
     assert {v: dist[v].item() for v in range(n)} == expected
 
 
+@pytest.mark.parametrize("weights", ["int", "zero", "float"])
+@pytest.mark.parametrize("seed", range(2))
+def test_hub_graphs_match_networkx(device, seed, weights):
+    """Graphs with rows longer than HEAVY_ARCS (hubs joined to one another and to random
+    vertices), which the dense rounds walk only near the least pending distance: lengths
+    and paths through NetworkX's API equal NetworkX's, from a hub and from a leaf, handed
+    over at once and by the default rule; integer weights 1-255, weights 0-9 (settle 0 +
+    mean / 16) and floats; undirected for odd seeds."""
+    from nx_gpusp.ops.near_far import HEAVY_ARCS
+
+    rng = np.random.default_rng(40 + seed)
+    n, hubs = 3000, 6
+    src = np.concatenate([np.repeat(np.arange(hubs), HEAVY_ARCS + 200),
+                          rng.integers(hubs, n, 12000)])
+    dst = np.concatenate([rng.choice(n, HEAVY_ARCS + 200, replace=False)
+                          for _ in range(hubs)] + [rng.integers(0, n, 12000)])
+    w = {"int": lambda k: rng.integers(1, 256, k), "zero": lambda k: rng.integers(0, 10, k),
+         "float": lambda k: rng.uniform(0.05, 10, k)}[weights](len(src))
+    G = nx.Graph() if seed % 2 else nx.DiGraph()
+    G.add_weighted_edges_from(zip(src.tolist(), dst.tolist(), w.tolist()))
+    for source, kw in ((0, {}), (int(src[-1]), dict(block_cap=1, dense_fraction=10**9))):
+        expected = nx.single_source_dijkstra_path_length(G, source)
+        run = dict(backend="gpusp", method="near-far", **kw)
+        assert_lengths_equal(nx.single_source_dijkstra_path_length(G, source, **run), expected)
+        dist, paths = nx.single_source_dijkstra(G, source, **run)
+        assert_lengths_equal(dist, expected)
+        assert_paths_valid(G, paths, dist, source)
+
+
 @pytest.mark.gpu
 @pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
 @pytest.mark.parametrize("weights", ["int32", "int32-zero", "int64", "float"])

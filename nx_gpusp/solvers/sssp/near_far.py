@@ -82,7 +82,7 @@ pending vertex can lower it again: the IN criterion of Crauser, Mehlhorn, Meyer 
 Sanders, MFCS 1998) + the mean weight / SETTLE_FRACTION; the others stay pending. On
 R-MAT a wave reached the hubs inside one round's threshold and the next rounds lowered
 them again: rounds 1-3 each walked 13-17M of R-MAT 20's 31.4M arcs in hub rows (H100,
-median of 22 runs: R-MAT 20 1.93 -> 1.77 ms, R-MAT 22 5.90 -> 5.16; the least weight alone
+median of 24 runs: R-MAT 20 1.93 -> 1.77 ms, R-MAT 22 5.90 -> 5.16; the least weight alone
 gained more on R-MAT but cost flatter Kronecker graphs up to 18%; table in
 docs/benchmarks.md).
 
