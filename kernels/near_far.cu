@@ -231,7 +231,7 @@ template <typename T> struct QueueEntries {
 // below thr; the flag is cleared, so flag is all zero after the round. A flagged vertex
 // at or above thr stays pending: flagged in flag_out. So does one whose row is longer
 // than HEAVY_ARCS at a distance above long_thr (see nf_dense_rounds: a hub's row is
-// walked once its distance is final, not again each time it drops).
+// walked once its distance is nearly final, not again each time it drops).
 template <typename T> struct FlaggedVertices {
     unsigned char* flag; unsigned char* flag_out; const T* dist; T thr; Pending<T> pending;
     const long long* indptr; T long_thr;

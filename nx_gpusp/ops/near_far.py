@@ -197,9 +197,9 @@ class CudaOps(CudaKernelTable):
         ``dc``: the rounds' control, a fresh ``dense_control`` block of ``dist``'s type.
         ``heavy`` (heavy_rows): rows longer than HEAVY_ARCS are queued there and relaxed
         by the whole grid after a grid barrier; None: each walked by one warp.
-        ``settle`` (the least arc weight; None: no such rule): a row longer than
-        HEAVY_ARCS is taken only at a distance of at most the least pending one +
-        ``settle``, where it is final."""
+        ``settle`` (None: no such rule): a row longer than HEAVY_ARCS is taken only at a
+        distance of at most the least pending one + ``settle`` (the solver's _settle:
+        the least arc weight, under which it is final, + a margin)."""
         T = dist.dtype
         n = dist.size
         fn = self.kernel("nf_dense_rounds", T)
@@ -424,7 +424,7 @@ class NumpyOps(NumpyTwin):
         d = dist[tails]
         reached = d != inf
         near = reached & (d < thr)
-        if settle is not None:  # long rows wait until final (nf_dense_rounds)
+        if settle is not None:  # long rows wait near the least pending distance
             long_row = g.indptr[tails + 1] - g.indptr[tails] > HEAVY_ARCS
             near &= ~(long_row & (d > threshold(base, settle, inf)))
         defer = tails[reached & ~near]

@@ -183,11 +183,9 @@ def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, d
     else:
         work = dist
     pair = (flags, ex.xp.zeros_like(flags) if spare is None else spare)
-    settle = space.settle
-    if narrow and settle is not None:
-        settle = int(min(settle, INT32_MAX - 1))
+    # settle <= 2 max w (_settle) fits wherever the rounds' distances do
     ops.dense_phase(g, space.weights, work, pair, cut, space.control, fmin, delta, target,
-                    space.heavy, settle)
+                    space.heavy, space.settle)
     if narrow:
         ops.widen(work, dist)
     if not wait:
