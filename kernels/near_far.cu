@@ -42,6 +42,10 @@
 // above the threshold stays flagged. No second array and no update kernel per round,
 // unlike Harish's rounds; with non-negative weights any processing order converges to
 // the same distances. The host runs it on int32 distances when every finite distance fits.
+// Keyed runs (KEYED template argument, int32 only; see record_keys): the rounds that
+// lower distances (team, inline, grid, dense) also lower each vertex's key (distance,
+// tail), from which nf_key_preds reads a shortest-path tree; the keyed dense rounds run
+// 4 blocks a multiprocessor (at 5 they spilled 28 bytes of registers).
 // ctl (int32): [0] size, [1] round, [2] near entries of the round in progress, [3] parity
 // (0: frontier in fv/fd, 1: in gv/gd), [4] new entries, [5] carried entries,
 // [6] total near entries processed (int, saturating statistics are not needed here),
@@ -81,6 +85,26 @@ __device__ __forceinline__ void lower_batch(T* dist, T cutoff, const int* v, con
     }
 }
 
+// Keyed runs (paths at the price of lengths; int32 distances, integer weights >= 1):
+// every lowering of dist[v] to d from tail u also lowers keys[v] to (d << 32 | u) (a
+// 64-bit atomicMin whose result nobody waits for). The lowering to v's final distance
+// is the last, and its tail u relaxed from its own final distance (from a larger one,
+// u's later relaxation would have lowered v again), so the least key names a tight arc
+// from a strictly closer vertex: nf_key_preds turns the keys into a shortest-path
+// tree, with no pass over the arcs after the rounds. Only strict lowerings are keyed,
+// so out-of-order writes cannot leave a stale tail, as a plain store of pred could.
+template <typename T>
+__device__ __forceinline__ void record_keys(unsigned long long* keys, const int* tail,
+                                            const int* v, const T* cand, const T* old) {
+#pragma unroll
+    for (int j = 0; j < ARC_BATCH; ++j) {
+        if (cand[j] < old[j]) {
+            atomicMin(&keys[v[j]], static_cast<unsigned long long>(static_cast<unsigned>(cand[j])) << 32 |
+                                       static_cast<unsigned>(tail[j]));
+        }
+    }
+}
+
 // Relaxing: the batch's atomicMin operations together, then its stamp exchanges
 // together, then the appends: three dependent atomic latencies a batch instead of up to
 // three per arc (FLA 17.7 -> 16.4 ms, R-MAT 22 22.3 -> 17.0 ms on the H100).
@@ -91,7 +115,8 @@ __device__ __forceinline__ void lower_batch(T* dist, T cutoff, const int* v, con
 // sub-round (team_rounds); the count is read before the atomic, so that once the queue
 // is full the lowered vertices do not all contend for its counter (R-MAT: most of a
 // wave overflows). q_v null: no inline.
-template <typename T> struct RelaxVisitor {
+template <typename T, bool KEYED = false> struct RelaxVisitor {
+    static constexpr bool keyed = KEYED;
     T* dist; int* stamp; int round; int* next_v; int* next_count; T cutoff;
     int* q_v = nullptr; T* q_d = nullptr; int* q_count = nullptr; T thr = T(0);
     // where set (the team's _heavy kernels), a vertex whose row is longer than
@@ -100,14 +125,16 @@ template <typename T> struct RelaxVisitor {
     const long long* long_rows = nullptr;
     int q_cap = NF_QUEUE;  // entries the block's sub-round may take (<= NF_QUEUE)
     long long inline_arcs = HEAVY_ARCS;
+    unsigned long long* keys = nullptr;  // KEYED: each lowering's (distance, tail), see record_keys
     __device__ __forceinline__ T pre(int v) const { return dist[v]; }  // a hint: stale is larger
     __device__ __forceinline__ void append(int v) const {  // once a round (stamp)
         if (atomicExch(&stamp[v], round) != round) next_v[append_slot(next_count)] = v;
     }
-    __device__ __forceinline__ void apply_batch(int /*u*/, const int* v, const T* cand,
+    __device__ __forceinline__ void apply_batch(const int* tail, const int* v, const T* cand,
                                                 const T* pre) const {
         T old[ARC_BATCH];
         lower_batch(dist, cutoff, v, cand, pre, old);
+        if constexpr (KEYED) record_keys(keys, tail, v, cand, old);
         int prev[ARC_BATCH];
 #pragma unroll
         for (int j = 0; j < ARC_BATCH; ++j) {
@@ -132,15 +159,16 @@ template <typename T> struct RelaxVisitor {
 };
 
 template <typename T> struct PredecessorVisitor {
+    static constexpr bool keyed = false;
     const T* dist; const int* stamp; int round; int* pred;
     __device__ __forceinline__ T pre(int v) const {
         return __ldcg(&stamp[v]) == round ? __ldcg(&dist[v]) : DistTraits<T>::inf();
     }
-    __device__ __forceinline__ void apply_batch(int u, const int* v, const T* cand,
+    __device__ __forceinline__ void apply_batch(const int* tail, const int* v, const T* cand,
                                                 const T* pre) const {
 #pragma unroll
         for (int j = 0; j < ARC_BATCH; ++j) {
-            if (v[j] >= 0 && cand[j] == pre[j]) pred[v[j]] = u;
+            if (v[j] >= 0 && cand[j] == pre[j]) pred[v[j]] = tail[j];
         }
     }
 };
@@ -167,13 +195,16 @@ template <typename T> struct Pending {
 
 // Dense rounds: lower dist[v] (the batch's atomics together), flag v for the next
 // round, note it as pending.
-template <typename T> struct FlagVisitor {
+template <typename T, bool KEYED = false> struct FlagVisitor {
+    static constexpr bool keyed = KEYED;
     T* dist; unsigned char* flag_out; Pending<T> pending; T cutoff;
+    unsigned long long* keys = nullptr;  // KEYED: each lowering's (distance, tail), see record_keys
     __device__ __forceinline__ T pre(int v) const { return dist[v]; }
-    __device__ __forceinline__ void apply_batch(int /*u*/, const int* v, const T* cand,
+    __device__ __forceinline__ void apply_batch(const int* tail, const int* v, const T* cand,
                                                 const T* pre) const {
         T old[ARC_BATCH];
         lower_batch(dist, cutoff, v, cand, pre, old);
+        if constexpr (KEYED) record_keys(keys, tail, v, cand, old);
 #pragma unroll
         for (int j = 0; j < ARC_BATCH; ++j) {
             if (cand[j] < old[j]) {
@@ -190,17 +221,18 @@ __device__ __forceinline__ void visit_row(const int* __restrict__ indices, const
                                           int u, T du, long long beg, long long end, long long step,
                                           const Visitor& visit) {
     for (long long a0 = beg; a0 < end; a0 += ARC_BATCH * step) {
-        int v[ARC_BATCH];
+        int v[ARC_BATCH], tail[ARC_BATCH];
         T cand[ARC_BATCH], pre[ARC_BATCH];
 #pragma unroll
         for (int j = 0; j < ARC_BATCH; ++j) {
             const long long a = a0 + j * step;
             v[j] = a < end ? indices[a] : -1;
             cand[j] = a < end ? du + weights[a] : T(0);
+            tail[j] = u;
         }
 #pragma unroll
         for (int j = 0; j < ARC_BATCH; ++j) pre[j] = v[j] >= 0 ? visit.pre(v[j]) : T(0);
-        visit.apply_batch(u, v, cand, pre);
+        visit.apply_batch(tail, v, cand, pre);
     }
 }
 
@@ -318,14 +350,14 @@ __device__ __forceinline__ int warp_inclusive_sum(int x) {
 
 template <typename T, typename Visitor>
 __device__ __forceinline__ void visit_short_rows(const int* __restrict__ indices,
-                                                 const T* __restrict__ weights, T du,
+                                                 const T* __restrict__ weights, int u, T du,
                                                  long long beg, int deg, const Visitor& visit) {
     const int lane = threadIdx.x & 31;
     const int incl = warp_inclusive_sum(deg);
     const int total = __shfl_sync(FULL_MASK, incl, 31);
     const long long first = beg - (incl - deg);  // slot k of this lane's row: arc first + k
     for (int s0 = 0; s0 < total; s0 += 32 * ARC_BATCH) {
-        int v[ARC_BATCH];
+        int v[ARC_BATCH], tail[ARC_BATCH];
         T cand[ARC_BATCH], pre[ARC_BATCH];
 #pragma unroll
         for (int j = 0; j < ARC_BATCH; ++j) {
@@ -340,10 +372,12 @@ __device__ __forceinline__ void visit_short_rows(const int* __restrict__ indices
             const T d = __shfl_sync(FULL_MASK, du, owner);
             v[j] = k < total ? indices[a] : -1;
             cand[j] = k < total ? d + weights[a] : T(0);
+            tail[j] = -1;  // only a keyed visitor reads the tails
+            if constexpr (Visitor::keyed) tail[j] = __shfl_sync(FULL_MASK, u, owner);
         }
 #pragma unroll
         for (int j = 0; j < ARC_BATCH; ++j) pre[j] = v[j] >= 0 ? visit.pre(v[j]) : T(0);
-        visit.apply_batch(-1, v, cand, pre);
+        visit.apply_batch(tail, v, cand, pre);
     }
 }
 
@@ -383,7 +417,7 @@ __device__ int visit_entry_arcs(const long long* __restrict__ indptr, const int*
         }
         if (GATHER) {
             const int deg = end - beg <= 32 ? static_cast<int>(end - beg) : 0;
-            visit_short_rows(indices, weights, du, beg, deg, visit);
+            visit_short_rows(indices, weights, u, du, beg, deg, visit);
         } else if (end - beg <= 32) {
             visit_row(indices, weights, u, du, beg, end, 1, visit);
         }
@@ -537,13 +571,14 @@ __device__ __forceinline__ T team_min(const Team& team, RoundCounters<T>* local)
 // arc_cap (a frontier of hubs: R-MAT's waves after a hub, whose rounds on the team's
 // few multiprocessors were most of a run; then ctl[8] = 1); `local` is this block's
 // RoundCounters[2] in shared memory.
-template <typename T, bool HEAVY, typename Team>
+template <typename T, bool HEAVY, bool KEYED, typename Team>
 __device__ __forceinline__ void team_rounds(
         const Team& team, RoundCounters<T>* local, const long long* __restrict__ indptr,
         const int* __restrict__ indices, const T* __restrict__ weights, T* dist, int* pred,
         int* stamp, int* fv, T* fd, int* gv, T* gd, int* ctl, T* tctl, int cap, int max_rounds,
         int track_pred, T cutoff, int target, int inline_cap, int inline_arcs, int* heavy_u,
-        long long* heavy_start, T* heavy_d, int* heavy_count, int heavy_cap, long long arc_cap) {
+        long long* heavy_start, T* heavy_d, int* heavy_count, int heavy_cap, long long arc_cap,
+        unsigned long long* keys) {
     // with inline_cap > 0, the block's two inline queues (dynamic shared memory: vertices,
     // then distances) and their counts (see RelaxVisitor)
     extern __shared__ __align__(16) unsigned char nf_shared[];
@@ -581,7 +616,8 @@ __device__ __forceinline__ void team_rounds(
         T* nd = parity ? fd : gd;
         const T thr = threshold(fmin, delta);
         NF_MARK(0);
-        RelaxVisitor<T> relax{dist, stamp, round, nv, &c->next, cutoff};
+        RelaxVisitor<T, KEYED> relax{dist, stamp, round, nv, &c->next, cutoff};
+        relax.keys = keys;
         if (inline_cap > 0) {
             relax.q_v = q_v[0]; relax.q_d = q_d[0]; relax.q_count = &q_count[0]; relax.thr = thr;
             relax.q_cap = inline_cap;
@@ -659,35 +695,37 @@ __device__ __forceinline__ void team_rounds(
         const T* __restrict__ weights, T* dist, int* pred, int* stamp, int* fv, T* fd, int* gv, \
         T* gd, int* ctl, T* tctl, int cap, int max_rounds, int track_pred, T cutoff, int target, \
         int inline_cap, int inline_arcs, int* heavy_u, long long* heavy_start, T* heavy_d,      \
-        int* heavy_count, int heavy_cap, long long arc_cap
+        int* heavy_count, int heavy_cap, long long arc_cap, unsigned long long* keys
 #define NF_TEAM_ARGS                                                                         \
     indptr, indices, weights, dist, pred, stamp, fv, fd, gv, gd, ctl, tctl, cap, max_rounds, \
         track_pred, cutoff, target, inline_cap, inline_arcs, heavy_u, heavy_start, heavy_d,    \
-        heavy_count, heavy_cap, arc_cap
+        heavy_count, heavy_cap, arc_cap, keys
 
 // One block (launch: grid 1, NF block threads); _heavy: long rows split (team_rounds).
-template <typename T> __global__ void __launch_bounds__(1024) near_far_block(NF_TEAM_PARAMS) {
+template <typename T, bool KEYED = false>
+__global__ void __launch_bounds__(1024) near_far_block(NF_TEAM_PARAMS) {
     __shared__ RoundCounters<T> counters[2];
-    team_rounds<T, false>(BlockTeam{}, counters, NF_TEAM_ARGS);
+    team_rounds<T, false, KEYED>(BlockTeam{}, counters, NF_TEAM_ARGS);
 }
-template <typename T> __global__ void __launch_bounds__(1024) near_far_block_heavy(NF_TEAM_PARAMS) {
+template <typename T, bool KEYED = false>
+__global__ void __launch_bounds__(1024) near_far_block_heavy(NF_TEAM_PARAMS) {
     __shared__ RoundCounters<T> counters[2];
-    team_rounds<T, true>(BlockTeam{}, counters, NF_TEAM_ARGS);
+    team_rounds<T, true, KEYED>(BlockTeam{}, counters, NF_TEAM_ARGS);
 }
 
 // One cluster of NF_CLUSTER blocks (launch: grid NF_CLUSTER; Hopper and later only).
-template <typename T>
+template <typename T, bool KEYED = false>
 __global__ void NF_CLUSTER_DIMS __launch_bounds__(1024) near_far_cluster(NF_TEAM_PARAMS) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     __shared__ RoundCounters<T> counters[2];
-    team_rounds<T, false>(ClusterTeam{}, counters, NF_TEAM_ARGS);
+    team_rounds<T, false, KEYED>(ClusterTeam{}, counters, NF_TEAM_ARGS);
 #endif
 }
-template <typename T>
+template <typename T, bool KEYED = false>
 __global__ void NF_CLUSTER_DIMS __launch_bounds__(1024) near_far_cluster_heavy(NF_TEAM_PARAMS) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     __shared__ RoundCounters<T> counters[2];
-    team_rounds<T, true>(ClusterTeam{}, counters, NF_TEAM_ARGS);
+    team_rounds<T, true, KEYED>(ClusterTeam{}, counters, NF_TEAM_ARGS);
 #endif
 }
 
@@ -697,12 +735,14 @@ __global__ void NF_CLUSTER_DIMS __launch_bounds__(1024) near_far_cluster_heavy(N
 // rows' arcs are dealt out over each warp (random-pred 4M, CUDA events around the
 // launch: 0.22 ms one lane a row, 0.15 dealt out); predecessor rounds keep a lane a row
 // (their visitor needs each arc's tail).
-template <typename T>
+template <typename T, bool KEYED = false>
 __global__ void nf_relax_grid(const long long* __restrict__ indptr, const int* __restrict__ indices,
                               const T* __restrict__ weights, const int* cv, const T* cd, int size,
-                              const T* tctl, T* dist, int* stamp, int* nv, int* ctl, T cutoff) {
+                              const T* tctl, T* dist, int* stamp, int* nv, int* ctl, T cutoff,
+                              unsigned long long* keys) {
     const T thr = threshold(tctl[0], tctl[1]);
-    const RelaxVisitor<T> relax{dist, stamp, ctl[1] + 1, nv, &ctl[4], cutoff};
+    RelaxVisitor<T, KEYED> relax{dist, stamp, ctl[1] + 1, nv, &ctl[4], cutoff};
+    relax.keys = keys;
     const int seen = visit_entry_arcs<true>(
         indptr, indices, weights, NearEntries<T>{cv, cd, thr}, size, global_thread_id() >> 5,
         grid_stride() >> 5, relax);
@@ -845,20 +885,21 @@ __device__ __forceinline__ void grid_barrier(unsigned* bar) {
 // round-robin: R-MAT 20 1.93 -> 1.77 ms, R-MAT 22 5.90 -> 5.16, Kronecker graphs within
 // 1% (the strict bound: up to 18% slower there), table in docs/benchmarks.md.
 // Short rows' arcs are dealt out over each warp (visit_short_rows). Launch bounds: 5
-// blocks of 256 a multiprocessor for 32-bit distances (48 registers), 4 for 64-bit ones;
+// blocks of 256 a multiprocessor for 32-bit distances (48 registers), 4 for 64-bit ones
+// and keyed runs;
 // a round is a chain of dependent loads, so more resident warps hide more latency, but
 // the rounds' loop needs registers. Measured on the H100 (GPU time of the dense phase,
 // median of 33 runs, round-robin): random-pred 1M 0.601 ms one lane a row at 6 blocks,
 // 0.496 dealt out at 6 blocks (40 registers, spilling), 0.451 dealt out at 5; 4M 1.920,
 // 1.480, 1.342; R-MAT 20 1.509, 1.423, 1.405.
-template <typename T>
-__global__ void __launch_bounds__(256, sizeof(T) == 4 ? 5 : 4)
+template <typename T, bool KEYED = false>
+__global__ void __launch_bounds__(256, sizeof(T) == 4 && !KEYED ? 5 : 4)
     nf_dense_rounds(const long long* __restrict__ indptr, const int* __restrict__ indices,
                     const T* __restrict__ weights, int n, T* dist, unsigned char* flag0,
                     unsigned char* flag1, T cutoff, int* changed, int* rounds_out,
                     unsigned* bar, T* dmin, T* dbase, T* dwidth, int* dcount, int* dhist,
                     T fmin0, T delta0, int target, T settle, int* heavy_u, long long* heavy_start,
-                    T* heavy_d, int* heavy_count, int heavy_cap) {
+                    T* heavy_d, int* heavy_count, int heavy_cap, unsigned long long* keys) {
     __shared__ int s_hist[DENSE_BUCKETS];
     const long long warp = global_thread_id() >> 5, nwarps = grid_stride() >> 5;
     for (int round = 0;; ++round) {
@@ -899,7 +940,7 @@ __global__ void __launch_bounds__(256, sizeof(T) == 4 ? 5 : 4)
         bool any = false;
         T low = DistTraits<T>::inf();
         const Pending<T> pending{&any, &low, target > 0 ? s_hist : nullptr, base, width};
-        const FlagVisitor<T> lower{dist, flag_out, pending, cutoff};
+        const FlagVisitor<T, KEYED> lower{dist, flag_out, pending, cutoff, keys};
         const HeavyRows<T> heavy{heavy_u, heavy_start, heavy_d,
                                  heavy_count == nullptr ? nullptr : heavy_count + cur, heavy_cap};
         const FlaggedVertices<T> flagged{flag_in, flag_out, dist, thr, pending, indptr,
@@ -954,6 +995,15 @@ __global__ void nf_init(T* dist, int* pred, int* stamp, int n, int* fv, T* fd, i
 // Flag the vertices of the frontier entries cv[0, size) (the hand-over).
 __global__ void nf_flag_entries(const int* cv, int size, unsigned char* flags) {
     for (long long k = global_thread_id(); k < size; k += grid_stride()) flags[cv[k]] = 1;
+}
+
+// A keyed run's tree: pred[v] = the tail in the least key of v (record_keys), -1 where
+// none (the sources, unreached vertices: keys all ones).
+__global__ void nf_key_preds(const unsigned long long* keys, int* pred, int n) {
+    for (long long i = global_thread_id(); i < n; i += grid_stride()) {
+        const unsigned long long k = keys[i];
+        pred[i] = k == ~0ULL ? -1 : static_cast<int>(static_cast<unsigned>(k));
+    }
 }
 
 // int64 distances to the dense phase's int32 ones (unreached: the int32 maximum) and back.

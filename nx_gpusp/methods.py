@@ -32,6 +32,10 @@ class Method:
     # distances (solvers.sssp.tree) than from the method's own predecessor tracking;
     # used where no weight is negative
     tree_from_distances: bool = False
+    # where it returns True for a graph, the method's own predecessors cost about what
+    # its lengths do (recorded by its rounds): paths ask for them, tree_from_distances
+    # notwithstanding (near-far's keyed rounds)
+    inline_predecessors: Callable | None = None
     # hop counts only: refuses (ValueError) a graph with an arc weight other than 1
     unit_weights_only: bool = False
     # integer weights only: ``choose`` and the solver refuse (ValueError) float weights

@@ -521,3 +521,124 @@ def test_inline_limits_keep_the_answer(monkeypatch, kind, inline_cap, inline_arc
     with pytest.raises(ValueError, match="inline_cap must be in"):
         monkeypatch.setattr(nf, "INLINE_CAP", 4096)
         near_far_sssp(executors[0], graph, [hub], want_pred=False)
+
+
+# ---- keyed rounds: paths at the price of lengths --------------------------------------
+
+def _hub_csr(seed, n=5000, low=1, directed=True):
+    """Rows past HEAVY_ARCS (three hubs) among random arcs, integer weights low..39."""
+    from nx_gpusp.ops.near_far import HEAVY_ARCS
+
+    rng = np.random.default_rng(seed)
+    src = np.concatenate([np.repeat(np.arange(3), HEAVY_ARCS + 300), rng.integers(0, n, 25000)])
+    dst = np.concatenate([rng.choice(n, HEAVY_ARCS + 300, replace=False) for _ in range(3)]
+                         + [rng.integers(0, n, 25000)])
+    return CSRGraph.from_edge_arrays(n, src, dst, rng.integers(low, 40, len(src)),
+                                     directed=directed)
+
+
+# dense_fraction=1: an int32 run (the dense rounds allowed) that is never handed over
+KEYED_SHAPES = {"default": {}, "team": dict(dense_fraction=1),
+                "one-block": dict(cluster=1, dense_fraction=1),
+                "no-inline": dict(inline=False, dense_fraction=1),
+                "grid": dict(block_cap=1, dense_fraction=1),
+                "dense": dict(block_cap=0, dense_fraction=10**9),
+                "dense-unthresholded": dict(block_cap=0, dense_fraction=10**9, dense_target=0)}
+
+
+@pytest.mark.parametrize("shape", KEYED_SHAPES)
+@pytest.mark.parametrize("seed", range(4))
+def test_keyed_rounds_give_a_tight_tree(device, seed, shape):
+    """Where every weight is an integer of at least 1 and every distance fits int32, a
+    run that wants its own predecessors records (distance, tail) keys in every round that lowers a
+    distance (team, inline, grid, dense) and its predecessors come from them: a tree of
+    tight arcs over exactly the reached vertices, its distances NetworkX's; one source
+    and two, with and without a cutoff, hub graphs (rows split over the grid) and
+    random ones, directed and undirected."""
+    from nx_gpusp.solvers.sssp.near_far import _keyable
+
+    ex = Executor(device)
+    graph = _hub_csr(seed, directed=bool(seed % 2)) if seed < 2 else \
+        _random_csr_weights(seed, 20000, 90000, low=1)
+    assert _keyable(graph)
+    G = to_networkx(graph)
+    for sources, cutoff in (([3], None), ([3, 4000], None), ([5], 60)):
+        r = near_far_sssp(ex, graph, sources, cutoff=cutoff, **KEYED_SHAPES[shape])
+        dist, pred = ex.to_host(r.dist), ex.to_host(r.pred)
+        assert dist.dtype == np.int32
+        if shape not in ("default", "one-block"):  # those two may hand over or not
+            assert ("dense_rounds" in r.stats) == shape.startswith("dense"), r.stats
+        assert shape != "grid" or r.stats["launches"] > 1, r.stats
+        expected = nx.multi_source_dijkstra_path_length(G, sources, cutoff=cutoff)
+        reached = set(np.flatnonzero(dist != distance_inf(dist.dtype)).tolist())
+        assert reached == set(expected)
+        assert all(dist[v] == d for v, d in expected.items())
+        assert_tight_tree(G, dist, pred, sources, reached)
+
+
+def _random_csr_weights(seed, n, m, low):
+    rng = np.random.default_rng(seed)
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    return CSRGraph.from_edge_arrays(n, src, dst, rng.integers(low, 12, m),
+                                     directed=bool(seed % 2))
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+@pytest.mark.parametrize("shape", KEYED_SHAPES)
+@pytest.mark.parametrize("seed", range(3))
+def test_keyed_cuda_matches_twin(seed, shape):
+    """The keyed kernels (every round's ``<int, true>`` instantiation) against the twin:
+    equal distances, and on both a tree of tight arcs (the tails may differ: equally
+    short paths race on the GPU)."""
+    graph = _hub_csr(10 + seed, directed=bool(seed % 2))
+    executors = (Executor("cuda"), Executor("cpu"))
+    shapes = [dict(want_pred=True, **KEYED_SHAPES[shape])]
+    for _kw, runs in _solver_runs_match(graph, 1, shapes, executors):
+        pred = runs[1].executor.to_host(runs[1].pred)
+        dist = runs[1].executor.to_host(runs[1].dist)
+        reached = set(np.flatnonzero(dist != distance_inf(dist.dtype)).tolist())
+        assert_tight_tree(to_networkx(graph), dist, pred, [1], reached)
+
+
+@pytest.mark.parametrize("low,arcs,keyed", [(1, 40000, True), (0, 40000, False),
+                                             (1, 12000, False)])
+def test_paths_skip_the_tree_pass_where_keyed(device, monkeypatch, low, arcs, keyed):
+    """single_source_dijkstra through NetworkX's API takes a keyed run's predecessors
+    (no tight-arc pass after the rounds) on a graph of KEYED_DEGREE or more arcs a
+    vertex; a graph with a zero weight is not keyed (a tail may be as far as its head),
+    nor one of fewer arcs a vertex: those get the tight-arc tree of their distances. The
+    paths are valid either way."""
+    from nx_gpusp.solvers.sssp.near_far import KEYED_DEGREE
+
+    import nx_gpusp.solvers.answers as answers
+
+    calls = []
+    tree = answers.shortest_path_tree
+    monkeypatch.setattr(answers, "shortest_path_tree",
+                        lambda *a, **k: calls.append(1) or tree(*a, **k))
+    graph = _random_csr_weights(1, 3000, arcs, low)
+    assert (graph.m >= KEYED_DEGREE * graph.n) == (arcs > 12000)
+    G = to_networkx(graph)
+    dist, paths = nx.single_source_dijkstra(G, 0, backend="gpusp", method="near-far")
+    assert_lengths_equal(dist, nx.single_source_dijkstra_path_length(G, 0))
+    assert_paths_valid(G, paths, dist, 0)
+    assert bool(calls) != keyed
+
+
+def test_keys_in_the_twin_keep_the_least_candidate():
+    """_record_keys: of the candidates that would lower a head, the least (distance,
+    tail) pair is kept, and none that would not lower it is."""
+    from nx_gpusp.ops.near_far import NO_KEY, _record_keys
+
+    keys = np.full(4, NO_KEY, dtype=np.uint64)
+    dist = np.array([0, 9, 5, 7], dtype=np.int32)
+    heads = np.array([1, 1, 1, 2, 3])
+    cand = np.array([8, 6, 6, 5, 9], dtype=np.int32)
+    tails = np.array([0, 3, 2, 0, 1])
+    _record_keys(keys, dist, heads, cand, tails, np.int32(100))
+    assert keys[1] == (6 << 32 | 2)
+    assert keys[2] == keys[3] == keys[0] == NO_KEY
+    pred = np.empty(4, dtype=np.int32)
+    Executor("cpu").ops("near_far").key_predecessors(keys, pred)
+    assert pred.tolist() == [-1, 2, -1, -1]

@@ -19,6 +19,8 @@ for name, table in kernel_tables().items():
     for k in table.templates:
         for t in table.types:
             lines.append(f"template __global__ decltype({k}<{CUDA_TYPE[np.dtype(t)]}>) {k}<{CUDA_TYPE[np.dtype(t)]}>;")
+    for k in table.instances:
+        lines.append(f"template __global__ decltype({k}) {k};")
     (tmp / f"{name}.cu").write_text("\n".join(lines) + "\n")
 PY
 status=0

@@ -35,12 +35,14 @@ class CudaKernelTable:
     templates = ()  # kernel names templated on the distance type
     plain = ()  # non-template kernel names
     types = (np.int64, np.float64)
+    instances = ()  # further instantiations, spelled out ("name<int, true>")
 
     def __init__(self, executor):
         self.ex = executor
         self.cp = executor.xp
         exprs = [f"{k}<{CUDA_TYPE[np.dtype(t)]}>" for k in self.templates for t in self.types]
-        self._module = executor.module(self.source, tuple(exprs) + tuple(self.plain))
+        self._module = executor.module(self.source, tuple(exprs) + tuple(self.plain)
+                                       + tuple(self.instances))
         self._cache = {}
 
     def kernel(self, name, dtype=None):

@@ -12,6 +12,9 @@ the choice among equally valid predecessors, so the twin matches the kernels exa
 
 ``init_state`` sets a run's state up (one launch); ``flag_entries``, ``narrow`` and
 ``widen`` prepare the dense phase and convert its int32 distances back.
+Keyed runs (``keys``: an array from ``unset_keys``, int32 distances only): every round
+that lowers a distance also lowers that vertex's key to (distance << 32 | tail)
+(record_keys in near_far.cu), and ``key_predecessors`` turns the keys into the tree.
 ``dense_phase`` runs the dense phase (flag rounds after the hand-over) to its end, its
 control in one block from ``dense_control`` (a copy of a template on the device, not
 a zeroing, a fill and a view for each of its eight arrays), the rounds it ran read by
@@ -38,6 +41,10 @@ INLINE_QUEUE = 2048  # entries of each of a team block's two inline queues (NF_Q
 HEAVY_ARCS = 1024  # dense rounds queue rows longer than this for the grid (near_far.cu)
 HEAVY_CHUNK = 1024  # arcs of each queued chunk (near_far.cu)
 NULL = scalar(0, np.uint64)  # a null pointer argument (8 bytes, as a device pointer)
+# kernels with a keyed int32 instantiation (``<int, true>``: rounds that record keys)
+KEYED_KERNELS = ("near_far_block", "near_far_cluster", "near_far_block_heavy",
+                 "near_far_cluster_heavy", "nf_relax_grid", "nf_dense_rounds")
+NO_KEY = np.uint64(0xFFFFFFFFFFFFFFFF)  # a vertex no round has lowered
 ARC_CAP_NONE = (1 << 63) - 1  # block_rounds' arc_cap when the frontier's arcs do not matter
 (CTL_SIZE, CTL_ROUND, CTL_NEAR, CTL_PARITY, CTL_NEW, CTL_CARRY, CTL_TOTAL_NEAR, CTL_SUB,
  CTL_WIDE) = range(9)
@@ -118,8 +125,28 @@ class CudaOps(CudaKernelTable):
     templates = ("near_far_block", "near_far_cluster", "near_far_block_heavy",
                  "near_far_cluster_heavy", "nf_relax_grid", "nf_predecessors_grid",
                  "nf_carry_grid", "nf_advance", "nf_dense_rounds", "nf_init")
-    plain = ("nf_flag_entries", "nf_narrow", "nf_widen")
+    plain = ("nf_flag_entries", "nf_narrow", "nf_widen", "nf_key_preds")
     types = (np.int64, np.float64, np.int32)  # int32: dense rounds on proven-small distances
+    instances = tuple(f"{k}<int, true>" for k in KEYED_KERNELS)
+
+    @staticmethod
+    def _variant(name, dtype, keys):
+        """(kernel name, type) of ``name`` for ``dtype`` distances, keyed where ``keys``."""
+        if keys is None:
+            return name, dtype
+        if np.dtype(dtype) != np.int32:
+            raise ValueError("near-far: keyed rounds run on int32 distances only")
+        return f"{name}<int, true>", None
+
+    def unset_keys(self, n):
+        """A keyed run's keys: n uint64, all NO_KEY (one memset)."""
+        keys = self.cp.empty(n, dtype=np.uint64)
+        keys.data.memset_async(0xFF, keys.nbytes)
+        return keys
+
+    def key_predecessors(self, keys, pred):
+        """pred[v] = the tail of v's key, -1 where v has none (nf_key_preds)."""
+        self.launch("nf_key_preds", pred.size, (keys, pred, scalar(pred.size, np.int32)))
 
     _team = None
 
@@ -150,36 +177,40 @@ class CudaOps(CudaKernelTable):
         self.launch("nf_widen", dist.size, (work, dist, scalar(dist.size, np.int32)))
 
     def block_rounds(self, g, st, cap, max_rounds, track_pred, cutoff, team, target,
-                     inline_cap=0, heavy=None, arc_cap=ARC_CAP_NONE, inline_arcs=HEAVY_ARCS):
+                     inline_cap=0, heavy=None, arc_cap=ARC_CAP_NONE, inline_arcs=HEAVY_ARCS,
+                     keys=None):
         """``inline_cap`` > 0: block sub-rounds of at most that many entries (<=
         INLINE_QUEUE; a wave past it goes to the frontier), in two queues of INLINE_QUEUE
         entries; 0: none. ``heavy`` (heavy_rows): rows longer than HEAVY_ARCS are split
         over the team after each round's visit; None: each walked by one warp. With
-        ``heavy``, rows longer than ``inline_arcs`` are not relaxed inline."""
+        ``heavy``, rows longer than ``inline_arcs`` are not relaxed inline. ``keys``: a
+        keyed run's (see the module's notes)."""
         T = st.dist.dtype
         name = ("near_far_block" if team == 1 else "near_far_cluster") + \
             ("" if heavy is None else "_heavy")
         if not 0 <= inline_cap <= INLINE_QUEUE:
             raise ValueError(f"near-far: inline_cap must be in 0..{INLINE_QUEUE}")
         shared = 2 * INLINE_QUEUE * (4 + T.itemsize) if inline_cap else 0
-        self.kernel_with_shared(name, T, shared)((team,), (BLOCK_THREADS,), (
+        self.kernel_with_shared(*self._variant(name, T, keys), shared)((team,), (BLOCK_THREADS,), (
             g.indptr, g.indices, g.weights, st.dist, st.pred, st.stamp, st.fv, st.fd, st.gv,
             st.gd, st.ctl, st.tctl, scalar(cap, np.int32), scalar(max_rounds, np.int32),
             scalar(int(track_pred), np.int32), scalar(cutoff, T), scalar(target, np.int32),
             scalar(inline_cap, np.int32), scalar(inline_arcs, np.int32), *_queue(heavy),
-            scalar(arc_cap, np.int64)),
+            scalar(arc_cap, np.int64), NULL if keys is None else keys),
             shared_mem=shared)
 
-    def grid_round(self, g, st, size, parity, track_pred, cutoff, target):
+    def grid_round(self, g, st, size, parity, track_pred, cutoff, target, keys=None):
         """One round over the whole grid; the frontier (``size`` entries) is in buffer
-        ``parity``; ctl/tctl are advanced on the device (nf_advance)."""
+        ``parity``; ctl/tctl are advanced on the device (nf_advance). ``keys``: a keyed
+        run's."""
         T = st.dist.dtype
         cv, cd, nv, nd = buffers(st, parity)
         sz = scalar(size, np.int32)
         warps = (size + 31) // 32
-        self.launch("nf_relax_grid", warps * 32, (
+        name, kind = self._variant("nf_relax_grid", T, keys)
+        self.launch(name, warps * 32, (
             g.indptr, g.indices, g.weights, cv, cd, sz, st.tctl, st.dist, st.stamp, nv,
-            st.ctl, scalar(cutoff, T)), dtype=T)
+            st.ctl, scalar(cutoff, T), NULL if keys is None else keys), dtype=kind)
         if track_pred:
             self.launch("nf_predecessors_grid", warps * 32, (
                 g.indptr, g.indices, g.weights, cv, cd, sz, st.tctl, st.dist, st.stamp,
@@ -189,7 +220,7 @@ class CudaOps(CudaKernelTable):
         self.kernel("nf_advance", T)((1,), (1,), (st.ctl, st.tctl, scalar(target, np.int32)))
 
     def dense_phase(self, g, weights, dist, flags, cutoff, dc, fmin0, delta0, target,
-                    heavy=None, settle=None):
+                    heavy=None, settle=None, keys=None):
         """The dense rounds from the vertices flagged in ``flags[0]`` until a round leaves
         none flagged (``flags``: round 0's flags and a zeroed array; they alternate by
         round and are both zero at the end), all in one cooperative launch
@@ -199,11 +230,13 @@ class CudaOps(CudaKernelTable):
         by the whole grid after a grid barrier; None: each walked by one warp.
         ``settle`` (None: no such rule): a row longer than HEAVY_ARCS is taken only at a
         distance of at most the least pending one + ``settle`` (the solver's _settle:
-        the least arc weight, under which it is final, + a margin)."""
+        the least arc weight, under which it is final, + a margin). ``keys``: a keyed
+        run's (int32 distances)."""
         T = dist.dtype
         n = dist.size
-        fn = self.kernel("nf_dense_rounds", T)
-        blocks = min(-(-n // BLOCK), self.resident_blocks("nf_dense_rounds", T))
+        variant = self._variant("nf_dense_rounds", T, keys)
+        fn = self.kernel(*variant)
+        blocks = min(-(-n // BLOCK), self.resident_blocks(*variant))
         base = dc.block.data.ptr
 
         def at(name):  # a pointer into the block (CuPy views cost microseconds each)
@@ -216,7 +249,8 @@ class CudaOps(CudaKernelTable):
             scalar(cutoff, T), *map(at, ("changed", "rounds", "barrier", "dmin", "dbase",
                                          "dwidth", "dcount", "dhist")),
             scalar(fmin0, T), scalar(delta0, T), scalar(target, np.int32),
-            scalar(distance_inf(T) if settle is None else settle, T), *_queue(heavy)),
+            scalar(distance_inf(T) if settle is None else settle, T), *_queue(heavy),
+            NULL if keys is None else keys),
             enable_cooperative_groups=True)
 
     def dense_control(self, dtype):
@@ -259,7 +293,8 @@ def _queue(heavy):
 
 
 class NumpyOps(NumpyTwin):
-    def _round(self, g, st, size, round_, parity, thr, track_pred, cutoff, inline=False):
+    def _round(self, g, st, size, round_, parity, thr, track_pred, cutoff, inline=False,
+               keys=None):
         """One round on the host; returns (next size, near count, next minimum)."""
         cv, cd, nv, nd = buffers(st, parity)
         inf = distance_inf(st.dist.dtype)
@@ -270,8 +305,9 @@ class NumpyOps(NumpyTwin):
         heads = g.indices[arcs]
         cand = near_d[owner] + g.weights[arcs]
         if inline:
-            new = _relax_inline(g, st, round_, heads, cand, cutoff, thr)
+            new = _relax_inline(g, st, round_, heads, cand, cutoff, thr, near_v[owner], keys)
         else:
+            _record_keys(keys, st.dist, heads, cand, near_v[owner], cutoff)
             new = relax_and_append(st.dist, st.stamp, round_, heads, cand, cutoff)
         if track_pred:
             tight = (st.stamp[heads] == round_) & (cand == st.dist[heads])
@@ -323,10 +359,11 @@ class NumpyOps(NumpyTwin):
         dist[:] = np.where(work == INT32_MAX, dist.dtype.type(distance_inf(dist.dtype)), work)
 
     def block_rounds(self, g, st, cap, max_rounds, track_pred, cutoff, team, target,
-                     inline_cap=0, heavy=None, arc_cap=ARC_CAP_NONE, inline_arcs=HEAVY_ARCS):
+                     inline_cap=0, heavy=None, arc_cap=ARC_CAP_NONE, inline_arcs=HEAVY_ARCS,
+                     keys=None):
         """``heavy``: unused (heavy_rows). Inline (``inline_cap`` > 0): every lowered
         vertex below the threshold is relaxed in the round (the twin has no queue to
-        overflow; ``inline_arcs`` unused)."""
+        overflow; ``inline_arcs`` unused). ``keys`` as the kernels'."""
         inline = inline_cap > 0
         ctl, tctl = st.ctl, st.tctl
         size, round_, parity = int(ctl[CTL_SIZE]), int(ctl[CTL_ROUND]), int(ctl[CTL_PARITY])
@@ -340,7 +377,7 @@ class NumpyOps(NumpyTwin):
             round_ += 1
             thr = threshold(fmin, delta, inf)
             size, near, fmin = self._round(g, st, size, round_, parity, thr, track_pred, cutoff,
-                                           inline)
+                                           inline, keys)
             fmin = fmin.item() if hasattr(fmin, "item") else fmin
             total_near += near
             delta = adapt_delta(delta, near, target, inf)
@@ -353,12 +390,13 @@ class NumpyOps(NumpyTwin):
         ctl[CTL_PARITY], ctl[CTL_TOTAL_NEAR] = parity, total_near
         tctl[0], tctl[1] = fmin, delta
 
-    def grid_round(self, g, st, size, parity, track_pred, cutoff, target):
+    def grid_round(self, g, st, size, parity, track_pred, cutoff, target, keys=None):
         ctl, tctl = st.ctl, st.tctl
         inf = distance_inf(st.dist.dtype)
         thr = threshold(tctl[0].item(), tctl[1].item(), inf)
         round_ = int(ctl[CTL_ROUND]) + 1
-        total, near, fmin = self._round(g, st, size, round_, parity, thr, track_pred, cutoff)
+        total, near, fmin = self._round(g, st, size, round_, parity, thr, track_pred, cutoff,
+                                        keys=keys)
         ctl[CTL_SIZE], ctl[CTL_ROUND], ctl[CTL_PARITY] = total, round_, parity ^ 1
         ctl[CTL_TOTAL_NEAR] += near
         ctl[CTL_NEAR] = ctl[CTL_NEW] = ctl[CTL_CARRY] = 0
@@ -369,25 +407,33 @@ class NumpyOps(NumpyTwin):
         """None: the twin's round relaxes every row itself, long ones included."""
         return None
 
+    def unset_keys(self, n):
+        return np.full(n, NO_KEY, dtype=np.uint64)
+
+    def key_predecessors(self, keys, pred):
+        pred[:] = np.where(keys == NO_KEY, -1, (keys & np.uint64(0xFFFFFFFF)).astype(np.int64))
+
     def dense_phase(self, g, weights, dist, flags, cutoff, dc, fmin0, delta0, target,
-                    heavy=None, settle=None):
+                    heavy=None, settle=None, keys=None):
         """The dense rounds (see CudaOps.dense_phase), one ``_dense_round`` after another
         until one leaves no vertex flagged (their number: dense_rounds_run). ``heavy``:
-        unused (heavy_rows); ``settle`` as the kernel's."""
+        unused (heavy_rows); ``settle`` and ``keys`` as the kernel's."""
+        if keys is not None and dist.dtype != np.int32:
+            raise ValueError("near-far: keyed rounds run on int32 distances only")
         round_ = 0
         while True:
             cur = round_ % 3
             dc.changed[(round_ + 1) % 3] = 0
             self._dense_round(g, weights, dist, flags[round_ % 2], flags[1 - round_ % 2],
                               cutoff, dc.changed[cur:cur + 1], dc, round_, fmin0, delta0,
-                              target, settle)
+                              target, settle, keys)
             round_ += 1
             if not dc.changed[cur]:
                 dc.rounds[0] = round_
                 return
 
     def _dense_round(self, g, weights, dist, flag_in, flag_out, cutoff, changed, dc, round_,
-                     fmin0, delta0, target, settle=None):
+                     fmin0, delta0, target, settle=None, keys=None):
         """Relax the flagged vertices below the round's threshold from their distances at
         the start of the round (the kernel's asynchronous round reaches these values or
         lower); the same thresholds, histogram, control slots and long rows' rule
@@ -435,6 +481,7 @@ class NumpyOps(NumpyTwin):
         owner, arcs = gather_arcs(g.indptr, tails)
         heads = g.indices[arcs]
         cand = (dist[tails][owner] + weights[arcs]).astype(dist.dtype)
+        _record_keys(keys, dist, heads, cand, tails[owner], cutoff)
         keep = (cand <= cutoff) & (cand < dist[heads])
         heads, cand = heads[keep], cand[keep]
         if len(heads):
@@ -448,13 +495,26 @@ class NumpyOps(NumpyTwin):
             changed[0] = 1
 
 
-def _relax_inline(g, st, round_, heads, cand, cutoff, thr):
+def _record_keys(keys, dist, heads, cand, tails, cutoff):
+    """Twin of record_keys, before the relaxation lowers ``dist``: every arc whose
+    candidate would lower its head lowers the head's key to (candidate << 32 | tail); the
+    least is the lowering to the new distance (all at once here, one by one on the GPU)."""
+    if keys is None:
+        return
+    keep = (cand <= cutoff) & (cand < dist[heads])
+    packed = (cand[keep].astype(np.uint64) << np.uint64(32)) | tails[keep].astype(np.uint64)
+    np.minimum.at(keys, heads[keep], packed)
+
+
+def _relax_inline(g, st, round_, heads, cand, cutoff, thr, tails, keys=None):
     """The inline rounds' relaxation (twin of the team's block sub-rounds): vertices
     lowered below ``thr`` relax their arcs in the same round, sub-round after sub-round;
-    the others are appended once (round stamp). Returns the appended vertices."""
+    the others are appended once (round stamp). ``tails``: each arc's. Returns the
+    appended vertices."""
     dist, stamp = st.dist, st.stamp
     appended = []
     while len(heads):
+        _record_keys(keys, dist, heads, cand, tails, cutoff)
         keep = (cand <= cutoff) & (cand < dist[heads])
         heads, cand = heads[keep], cand[keep]
         before = dist[heads]
@@ -468,7 +528,7 @@ def _relax_inline(g, st, round_, heads, cand, cutoff, thr):
         tails = lowered[near]
         st.ctl[CTL_SUB] += bool(len(tails))
         owner, arcs = gather_arcs(g.indptr, tails)
-        heads, cand = g.indices[arcs], dist[tails][owner] + g.weights[arcs]
+        heads, cand, tails = g.indices[arcs], dist[tails][owner] + g.weights[arcs], tails[owner]
     return np.concatenate(appended) if appended else np.zeros(0, dtype=np.int64)
 
 

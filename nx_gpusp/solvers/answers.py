@@ -42,8 +42,11 @@ def sssp(ex, graph, method, sources, *, options, cutoff=None, want_pred=True):
 def sssp_on_device(ex, graph, method, sources, *, options, cutoff=None, want_pred=True):
     """The SSSPResult (device arrays) of :func:`sssp`. Paths come from the method's own
     predecessors, or from the tight-arc tree of its distances where it keeps none or
-    prefers that tree (its lengths-only rounds and one pass over the arcs)."""
-    own_pred = want_pred and not (method.tree_from_distances and not graph.has_negative_weights)
+    prefers that tree (its lengths-only rounds and one pass over the arcs) and cannot
+    record them inline on this graph."""
+    own_pred = want_pred and (
+        not (method.tree_from_distances and not graph.has_negative_weights)
+        or (method.inline_predecessors is not None and method.inline_predecessors(graph)))
     result = method.solver(ex, graph, sources, cutoff=cutoff, want_pred=own_pred, **options)
     if want_pred and result.pred is None:
         result.pred = shortest_path_tree(ex, graph, result.dist, result.sources,

@@ -23,8 +23,9 @@ round after sub-round separated by block barriers only, until it is empty: Delta
 stepping's inner loop over a bucket, block by block. NY: 24 rounds and ~860 sub-rounds
 instead of 699 rounds; 4.3 ms instead of 6.8 on the H100. A queue that overflows (a
 wave wider than one block should relax, as on R-MAT or random graphs) goes to the
-frontier, so the multi-block and dense rounds take it. Paths keep the predecessor-
-tracking rounds: predecessors written inline could be overwritten out of order.
+frontier, so the multi-block and dense rounds take it. Predecessor-tracking rounds
+run without: predecessors written inline could be overwritten out of order (keyed
+rounds keep them, below).
 On graphs with rows longer than HEAVY_ARCS (skewed degrees, as R-MAT's) only rows of at
 most INLINE_ARCS (16) arcs are relaxed inline; longer ones go to the next frontier,
 which the whole team takes, or which hands the run over to the dense rounds: a wave
@@ -73,8 +74,8 @@ into chunks that the grid shares after a second barrier a round (R-MAT's hubs we
 round's tail: one warp on 64K arcs); the team rounds likewise split them over the
 team's warps after each round's visit. Only with non-negative weights (any order then
 converges to the same distances). Predecessors of a handed-over run
-come from the tight-arc tree of the final distances (solvers.sssp.tree), whose pass
-reads the dense phase's int32 distances.
+come from its keys (keyed rounds, below) or from the tight-arc tree of the final
+distances (solvers.sssp.tree), whose pass reads the dense phase's int32 distances.
 
 Long rows wait. A dense round walks a row longer than HEAVY_ARCS only if its vertex's
 distance is within ``_settle`` of the least pending one: the least arc weight (no
@@ -91,6 +92,24 @@ fits int32 (integer weights, n * max w < 2**31 - 2), the whole run is on int32
 distances and weights: the team's and grid rounds too, so the hand-over narrows
 nothing and the result is not widened back (two passes over n distances: 0.04 and
 0.05 ms on random-pred 4M); its ``dist`` is int32, unreached the int32 maximum.
+
+Keyed rounds (paths at the price of lengths). In an int32 run whose weights are all at
+least 1 (_keyable), a run that wants predecessors keeps the lengths-only rounds (inline
+sub-rounds included) and every lowering of dist[v] to d from tail u also lowers a 64-bit
+key[v] to (d << 32 | u) (record_keys in near_far.cu: an atomicMin nothing waits for).
+The least key is the lowering to v's final distance, whose tail relaxed from its own
+final distance, so the keys' tails (nf_key_preds) are a tree of tight arcs from strictly
+closer vertices, whatever order the rounds ran in. The tight-arc tree instead costs a
+pass gathering a distance for every arc; keys cost an atomic for every lowering, a
+small multiple of n, and 8 bytes a vertex that compete with the distances for L2. So
+answers.sssp_on_device takes keyed paths (keyed_predecessors) only on graphs of at
+least KEYED_DEGREE arcs a vertex. H100, paths as a NetworkX call gets them, keyed /
+tree, median of 33 calls (11 sources x 3) round-robin in one process: random-pred 1M
+with 4, 7, 12, 16, 24 predecessors 1.030, 0.977, 0.994, 0.921, 0.885; R-MAT 20 with
+edge factors 4, 8, 16 0.956, 0.993, 0.940; Kronecker 20 0.959; R-MAT 21 directed 0.978;
+R-MAT 22 0.934; random-pred 4M 1.134 (its keys and distances, 48 MB, crowd L2); NY
+1.094. Called directly with want_pred, the solver keys any _keyable run: cheaper than
+the predecessor-tracking rounds, which give up inline sub-rounds.
 
 The host's own work. Between two launches the GPU waits for whatever the host does
 after reading the control block, and on random-pred 1M a run's kernels take ~0.7 ms:
@@ -116,7 +135,7 @@ from . import SSSPResult, cutoff_value, check_negative_cycle, distance_inf, sour
 from .bellman_ford import refuse_cycles_before_overflow
 from .frontier import frontier_sssp
 
-__all__ = ["near_far_sssp", "dense_rounds"]
+__all__ = ["near_far_sssp", "dense_rounds", "keyed_predecessors"]
 
 GRID_TARGET = 1 << 17  # near entries per multi-block round that delta aims at
 DENSE_FRACTION = 16  # hand over to dense rounds above n / DENSE_FRACTION frontier entries
@@ -131,6 +150,23 @@ INLINE_ARCS = 16
 # dense rounds walk a row longer than HEAVY_ARCS within the least weight + the mean weight
 # / SETTLE_FRACTION of the least pending distance (_settle; the module's notes)
 SETTLE_FRACTION = 16
+# paths come from keyed rounds on graphs of at least this many arcs a vertex (see the
+# module's notes), else from the tight-arc tree
+KEYED_DEGREE = 12
+
+
+def keyed_predecessors(graph):
+    """Whether paths on ``graph`` come from keyed rounds (see the module's notes): where
+    they may (_keyable) and the graph has at least KEYED_DEGREE arcs a vertex."""
+    return _keyable(graph) and graph.m >= KEYED_DEGREE * graph.n
+
+
+def _keyable(graph):
+    """An int32 run (non-negative integer weights, every distance within int32) whose
+    weights are all at least 1, so that every key's tail is strictly closer than its
+    head."""
+    return (graph.int32_distances and not graph.has_negative_weights
+            and graph.weights.dtype.kind in "iu" and graph.min_weight >= 1)
 
 
 def _dense_ok(graph, dense_fraction):
@@ -157,7 +193,7 @@ def _arc_cap(graph, dense_fraction, team_threads):
 
 
 def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, delta=None,
-                 space=None, wait=True):
+                 space=None, wait=True, keys=None):
     """Dense rounds (nf_dense_rounds) from the vertices flagged in ``flags`` until none is
     left pending; ``dist`` is lowered in place. The first round relaxes the flagged
     vertices below ``fmin + delta``; the next ones about ``target`` vertices each, the
@@ -166,6 +202,7 @@ def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, d
     threshold, every flagged vertex relaxes). ``spare``: a zeroed flag array for the
     alternate rounds (allocated if not given). ``space``: what ``dense_space`` prepared
     for ``dist``'s graph and type (made here if not given). Non-negative weights only.
+    ``keys``: a keyed run's (int32 ``dist``; see the module's notes).
     Returns the number of rounds run (waiting for them), or with ``wait=False`` a
     function that reads it (nothing waits: what the caller launches next queues
     behind the rounds)."""
@@ -185,7 +222,7 @@ def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, d
     pair = (flags, ex.xp.zeros_like(flags) if spare is None else spare)
     # settle <= 2 max w (_settle) fits wherever the rounds' distances do
     ops.dense_phase(g, space.weights, work, pair, cut, space.control, fmin, delta, target,
-                    space.heavy, space.settle)
+                    space.heavy, space.settle, keys)
     if narrow:
         ops.widen(work, dist)
     if not wait:
@@ -220,24 +257,34 @@ def _settle(graph):
     return graph.min_weight + (extra if graph.weights.dtype.kind == "f" else int(extra))
 
 
-def _hand_over(ex, graph, st, host_ctl, host_tctl, srcs, cut, stats, target, space):
+def _hand_over(ex, graph, st, host_ctl, host_tctl, srcs, cut, stats, target, space, keys):
     """Dense rounds from near-far's state: every frontier entry's vertex flagged (an
     entry is a vertex whose current distance has not been relaxed yet), the first
-    threshold near-far's next one (``host_tctl``: its frontier minimum and delta)."""
+    threshold near-far's next one (``host_tctl``: its frontier minimum and delta).
+    ``keys``: a keyed run's, whose tree is then queued behind the rounds."""
     flags, spare = space.flags
     ex.ops("near_far").flag_entries(buffers(st, int(host_ctl[CTL_PARITY]))[0],
                                     int(host_ctl[CTL_SIZE]), flags)
     fmin, delta = (host_tctl[:2].tolist() if target else (0, None))
     rounds_run = dense_rounds(ex, graph, st.dist, flags, cut, spare=spare, target=target,
-                              fmin=fmin, delta=delta, space=space, wait=False)
+                              fmin=fmin, delta=delta, space=space, wait=False, keys=keys)
 
     def dense_stats(stats):  # read when the stats are (the device has finished by then)
         dense = rounds_run()
         return {"rounds": stats["rounds"] + dense, "dense_rounds": dense}
 
-    # pred None: the result layer derives the tight-arc tree of the final distances
-    return SSSPResult(dist=st.dist, pred=None, sources=srcs.astype(np.int64), executor=ex,
-                      stats=stats, int32_dist=space.work, late_stats=dense_stats)
+    # pred None (not keyed): the result layer derives the tight-arc tree of the final
+    # distances
+    return SSSPResult(dist=st.dist, pred=_key_tree(ex, st, keys), sources=srcs.astype(np.int64),
+                      executor=ex, stats=stats, int32_dist=space.work, late_stats=dense_stats)
+
+
+def _key_tree(ex, st, keys):
+    """A keyed run's predecessors (into st.pred), None for a run without keys."""
+    if keys is None:
+        return None
+    ex.ops("near_far").key_predecessors(keys, st.pred)
+    return st.pred
 
 
 def _hand_over_space(ex, graph, dtype):
@@ -263,6 +310,7 @@ def _initial_delta(graph, dtype):
         paper="ours (near-far pile of Davidson et al. 2014 on the frontier engine's invariant)",
         negative_weights=True,
         tree_from_distances=True,
+        inline_predecessors=keyed_predecessors,
         options={"delta": (None, "initial near-far width (default: mean |weight|); adapts"),
                  "cluster": (None, "blocks of the team that runs small frontiers: 8 (a "
                                    "thread-block cluster) or 1 (one block); default 8 on "
@@ -294,9 +342,14 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
     n = graph.n
     dtype = _run_dtype(graph, dense_fraction)
     g = graph.on_as(ex, dtype)  # an int32 run: its weights as int32 too
-    # + 6 bytes a vertex: the dense phase's two flag arrays and int32 distances
-    ex.require_bytes(n * (3 * dtype.itemsize + 5 * 4 + 6), "near-far SSSP state")
-    track_pred = bool(want_pred or graph.has_negative_weights)
+    # predecessors from keys wherever the rounds can record them (int32 runs): cheaper
+    # than predecessor-tracking rounds (answers.sssp_on_device asks for them only where
+    # they also beat the tight-arc tree: keyed_predecessors)
+    keyed = bool(want_pred) and dtype == np.int32 and _keyable(graph)
+    # + 6 bytes a vertex: the dense phase's two flag arrays and int32 distances; + 8 for
+    # a keyed run's keys
+    ex.require_bytes(n * (3 * dtype.itemsize + 5 * 4 + 6 + 8 * keyed), "near-far SSSP state")
+    track_pred = bool((want_pred and not keyed) or graph.has_negative_weights)
     cut = cutoff_value(cutoff, dtype)
     srcs = source_indices(sources, np.int32)
     # options are checked before anything is allocated
@@ -304,6 +357,7 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
     _check_dense_target(dense_target)
     refuse_cycles_before_overflow(ex, graph, sources)
     st = _initial_state(ex, ops, n, dtype, srcs, _initial_step(graph, dtype, delta))
+    keys = ops.unset_keys(n) if keyed and graph.has_out_arcs(srcs) else None
     host_ctl = np.zeros(CTL_SLOTS, dtype=np.int32)
     if not graph.has_out_arcs(srcs):  # the initial state is the answer: no launch
         return SSSPResult(dist=st.dist, pred=st.pred if want_pred else None,
@@ -322,20 +376,20 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
         if size <= block_cap:
             ops.block_rounds(g, st, block_cap, guard.max_rounds, track_pred, cut, team,
                              team_target, INLINE_CAP if inline and not track_pred else 0,
-                             heavy, arc_cap, INLINE_ARCS)
+                             heavy, arc_cap, INLINE_ARCS, keys)
         else:
             ops.grid_round(g, st, size, int(host_ctl[CTL_PARITY]), track_pred, cut,
-                           grid_target)
+                           grid_target, keys)
         launches += 1
         if dense and space is None:
             space = _hand_over_space(ex, graph, dtype)
         host_ctl, host_tctl = split_control(ex.to_host(st.ctl).copy(), dtype)
         if dense and (int(host_ctl[CTL_SIZE]) * dense_fraction > n or host_ctl[CTL_WIDE]):
             return _hand_over(ex, graph, st, host_ctl, host_tctl, srcs, cut,
-                              _stats(host_ctl, launches), dense_target, space)
+                              _stats(host_ctl, launches), dense_target, space, keys)
         if host_ctl[CTL_SIZE] > 0:
             guard.after_launch(host_ctl, host_tctl)
-    pred = st.pred
+    pred = st.pred if keys is None else _key_tree(ex, st, keys)
     if graph.has_negative_weights and dtype.kind == "f":
         # rounding cycles: frontier_sssp's verdict (its order is not near-far's); where
         # near-far's own predecessors went round such a cycle, the tight-arc tree is used
