@@ -141,8 +141,9 @@ def kernel_runner(problem, method, graph, ex, options=None, *, want_pred=False,
     method's keyword options (e.g. {"lane": "s16x2"} for fw-dpx). Single source:
     ``whole_result`` returns the SSSPResult (its ``stats`` too) instead of the distances;
     ``want_pred`` asks the solver for its own predecessors, or, ``as_called``, for the
-    predecessors a NetworkX call gets (solvers.answers.sssp_on_device: near-far's
-    lengths-only rounds and the tight-arc tree of its distances)."""
+    predecessors a NetworkX call gets (solvers.answers.sssp_on_device: near-far's keyed
+    rounds on graphs of KEYED_DEGREE or more arcs a vertex, else its lengths-only rounds
+    and the tight-arc tree of its distances)."""
     solve = method.solver
     options = method.check_options(options or {})
     graph.on(ex)  # upload outside the timed region
@@ -729,7 +730,7 @@ def race_sources(graph, count=RACE_SOURCES, seed=0):
 def race_runner(impl, graph, ex, *, paths=False):
     """run(source) for ``impl`` ('auto': the method ``method="auto"`` runs, a method
     name, or 'scipy'), with predecessors when ``paths`` (those a NetworkX call gets:
-    near-far's come from the tight-arc tree of its distances); synchronised."""
+    near-far's from keyed rounds or the tight-arc tree, see kernel_runner); synchronised."""
     if impl == "scipy":
         from scipy.sparse import csgraph
 
