@@ -28,7 +28,9 @@
 //                       across zero-weight cycles.
 // The host sets pred = UNCLAIMED (bytes 0xFE: a memset) everywhere, runs the parents
 // pass, the count and tree_finish; only where the count says vertices are left does it
-// set -1 at the sources, run BFS steps and map UNCLAIMED back to -1 itself.
+// set -1 at the sources, run BFS steps and map UNCLAIMED back to -1 itself. Where the
+// pass claims every reached vertex but the sources (integer weights of at least 1), it
+// sets pred = -1 instead and runs the parents pass alone.
 //
 // Launch: parents, grid-stride over tiles of TREE_TILE arcs (TREE_THREADS a tile);
 // unclaimed, grid-stride over the vertices; BFS steps, over the frontier.

@@ -5,7 +5,8 @@ not be a tree.
 With non-negative weights, one pass over the arcs (kernels/tree.cu
 ``tight_arc_parents``) gives every vertex a tight in-arc from a strictly closer vertex.
 With integer weights of at least 1 it claims every reached vertex but the sources, so
-nothing is counted and the host waits for nothing.
+it runs alone on predecessors set to -1: nothing is counted and the host waits for
+nothing.
 Vertices whose tight in-arcs all come from equally distant ones (zero-weight arcs, or a
 float weight too small to change the sum) are claimed afterwards by breadth-first
 search over tight arcs from every claimed vertex; that runs only when some are left.
@@ -36,14 +37,15 @@ def shortest_path_tree(ex, graph, dist, sources, *, int32_dist=None):
     srcs = source_indices(sources)
     if not graph.has_out_arcs(srcs):  # the sources alone are reached: no pass
         return ops.no_preds(graph.n)
-    pred = ops.unclaimed_preds(graph.n)
     if _pass_claims_all(graph):
         # integer weights of at least 1: the last arc of a shortest path into a reached
         # vertex other than a source comes from a strictly closer tail, so the pass
-        # claims every such vertex; no count, no host read, and -1 wherever none is
+        # claims every such vertex; it runs alone on -1 everywhere (no count, no host
+        # read, no pass mapping UNCLAIMED to -1)
+        pred = ops.no_preds(graph.n)
         _tight_arc_pass(ex, ops, graph, dist, pred, int32_dist, count=False)
-        ops.tree_finish(pred, ex.xp.zeros(1, dtype=np.int32), 0)
         return pred
+    pred = ops.unclaimed_preds(graph.n)
     if not graph.has_negative_weights:
         # the pass never claims a source (no tail is strictly closer than distance 0), so
         # the count of reached vertices it leaves includes every source: the tree is
