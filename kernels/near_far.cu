@@ -116,7 +116,7 @@ __device__ __forceinline__ void record_keys(unsigned long long* keys, const int*
 // is full the lowered vertices do not all contend for its counter (R-MAT: most of a
 // wave overflows). q_v null: no inline.
 template <typename T, bool KEYED = false> struct RelaxVisitor {
-    static constexpr bool keyed = KEYED;
+    static constexpr bool reads_tails = KEYED;  // apply_batch's tails (visit_short_rows)
     T* dist; int* stamp; int round; int* next_v; int* next_count; T cutoff;
     int* q_v = nullptr; T* q_d = nullptr; int* q_count = nullptr; T thr = T(0);
     // where set (the team's _heavy kernels), a vertex whose row is longer than
@@ -159,7 +159,7 @@ template <typename T, bool KEYED = false> struct RelaxVisitor {
 };
 
 template <typename T> struct PredecessorVisitor {
-    static constexpr bool keyed = false;
+    static constexpr bool reads_tails = true;
     const T* dist; const int* stamp; int round; int* pred;
     __device__ __forceinline__ T pre(int v) const {
         return __ldcg(&stamp[v]) == round ? __ldcg(&dist[v]) : DistTraits<T>::inf();
@@ -196,7 +196,7 @@ template <typename T> struct Pending {
 // Dense rounds: lower dist[v] (the batch's atomics together), flag v for the next
 // round, note it as pending.
 template <typename T, bool KEYED = false> struct FlagVisitor {
-    static constexpr bool keyed = KEYED;
+    static constexpr bool reads_tails = KEYED;
     T* dist; unsigned char* flag_out; Pending<T> pending; T cutoff;
     unsigned long long* keys = nullptr;  // KEYED: each lowering's (distance, tail), see record_keys
     __device__ __forceinline__ T pre(int v) const { return dist[v]; }
@@ -372,8 +372,8 @@ __device__ __forceinline__ void visit_short_rows(const int* __restrict__ indices
             const T d = __shfl_sync(FULL_MASK, du, owner);
             v[j] = k < total ? indices[a] : -1;
             cand[j] = k < total ? d + weights[a] : T(0);
-            tail[j] = -1;  // only a keyed visitor reads the tails
-            if constexpr (Visitor::keyed) tail[j] = __shfl_sync(FULL_MASK, u, owner);
+            tail[j] = -1;  // shuffled only for a visitor that reads them
+            if constexpr (Visitor::reads_tails) tail[j] = __shfl_sync(FULL_MASK, u, owner);
         }
 #pragma unroll
         for (int j = 0; j < ARC_BATCH; ++j) pre[j] = v[j] >= 0 ? visit.pre(v[j]) : T(0);
