@@ -1,8 +1,8 @@
 """The method registry against its committed snapshot (tests/registry_snapshot.json):
-every method's name, problem, solver function, summary, paper, flags, and options with
-their defaults and descriptions, and what ``method="auto"`` picks per problem. A change
-to any of them is deliberate: regenerate the snapshot with
-``python tests/test_registry.py`` and review its diff."""
+every method's name, problem, solver function, summary, paper, flags (and whether it
+has an inline_predecessors rule), and options with their defaults and descriptions,
+and what ``method="auto"`` picks per problem. A change to any of them is deliberate:
+regenerate the snapshot with ``python tests/test_registry.py`` and review its diff."""
 
 import json
 import subprocess
@@ -33,6 +33,8 @@ def registry():
             "summary": m.summary,
             "paper": m.paper,
             **{flag: getattr(m, flag) for flag in FLAGS},
+            # a predicate on the graph: whether the method has one
+            "inline_predecessors": m.inline_predecessors is not None,
             "options": {k: [default, doc] for k, (default, doc) in m.options.items()},
         }
     return {"auto": {p: AUTO[p](None, False) for p in PROBLEMS}, "methods": methods}
