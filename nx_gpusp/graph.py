@@ -239,6 +239,14 @@ class CSRGraph:
     def has_negative_weights(self):
         return self.m > 0 and self.min_weight < 0
 
+    @property
+    def integer_weights_at_least_one(self):
+        """Integer weights, every one at least 1 (False without arcs): the last arc of a
+        shortest path into any vertex but a source then comes from a strictly closer
+        tail (a float weight can vanish in a sum; a zero weight joins equally distant
+        vertices)."""
+        return self.weights.dtype.kind == "i" and self.min_weight >= 1
+
     @functools.cached_property
     def negative_self_loops(self):
         """Vertices with a negative self-loop (int64 indices)."""

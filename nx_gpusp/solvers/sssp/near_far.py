@@ -162,11 +162,9 @@ def keyed_predecessors(graph):
 
 
 def _keyable(graph):
-    """An int32 run (non-negative integer weights, every distance within int32) whose
-    weights are all at least 1, so that every key's tail is strictly closer than its
-    head."""
-    return (graph.int32_distances and not graph.has_negative_weights
-            and graph.weights.dtype.kind in "iu" and graph.min_weight >= 1)
+    """An int32 run (every distance within int32) whose weights are integers of at
+    least 1, so that every key's tail is strictly closer than its head."""
+    return graph.int32_distances and graph.integer_weights_at_least_one
 
 
 def _dense_ok(graph, dense_fraction):
@@ -357,12 +355,12 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
     _check_dense_target(dense_target)
     refuse_cycles_before_overflow(ex, graph, sources)
     st = _initial_state(ex, ops, n, dtype, srcs, _initial_step(graph, dtype, delta))
-    keys = ops.unset_keys(n) if keyed and graph.has_out_arcs(srcs) else None
     host_ctl = np.zeros(CTL_SLOTS, dtype=np.int32)
     if not graph.has_out_arcs(srcs):  # the initial state is the answer: no launch
         return SSSPResult(dist=st.dist, pred=st.pred if want_pred else None,
                           sources=srcs.astype(np.int64), executor=ex,
                           stats=_stats(host_ctl, 0))
+    keys = ops.unset_keys(n) if keyed else None
     host_ctl[CTL_SIZE] = len(srcs)
     guard = _CycleGuard(ex, graph, st.pred)
     launches = 0

@@ -37,7 +37,7 @@ def shortest_path_tree(ex, graph, dist, sources, *, int32_dist=None):
     srcs = source_indices(sources)
     if not graph.has_out_arcs(srcs):  # the sources alone are reached: no pass
         return ops.no_preds(graph.n)
-    if _pass_claims_all(graph):
+    if graph.integer_weights_at_least_one:
         # integer weights of at least 1: the last arc of a shortest path into a reached
         # vertex other than a source comes from a strictly closer tail, so the pass
         # claims every such vertex; it runs alone on -1 everywhere (no count, no host
@@ -59,13 +59,6 @@ def shortest_path_tree(ex, graph, dist, sources, *, int32_dist=None):
     _claim_by_bfs(ex, ops, graph.on_as(ex, dist.dtype), dist, pred,
                   dist != distance_inf(dist.dtype))
     return xp.maximum(pred, -1, out=pred)
-
-
-def _pass_claims_all(graph):
-    """Whether the tight-arc pass claims every reached vertex but the sources: integer
-    weights, all at least 1 (a float weight can vanish in a sum, and zero-weight arcs
-    join equally distant vertices)."""
-    return graph.weights.dtype.kind == "i" and graph.min_weight >= 1  # 0 without arcs
 
 
 def _tight_arc_pass(ex, ops, graph, dist, pred, int32_dist=None, *, count=True):
