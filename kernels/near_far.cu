@@ -259,29 +259,6 @@ template <typename T> struct QueueEntries {
     }
 };
 
-// Flagged vertices (dense rounds): vertex i if flag[i] and its current distance is
-// below thr; the flag is cleared, so flag is all zero after the round. A flagged vertex
-// at or above thr stays pending: flagged in flag_out. So does one whose row is longer
-// than HEAVY_ARCS at a distance above long_thr (see nf_dense_rounds: a hub's row is
-// walked once its distance is nearly final, not again each time it drops).
-template <typename T> struct FlaggedVertices {
-    unsigned char* flag; unsigned char* flag_out; const T* dist; T thr; Pending<T> pending;
-    const long long* indptr; T long_thr;
-    __device__ __forceinline__ bool take(long long i, int& u, T& du) const {
-        if (!flag[i]) return false;
-        flag[i] = 0;
-        du = dist[i];
-        if (du == DistTraits<T>::inf()) return false;
-        if (!(du < thr) || (du > long_thr && indptr[i + 1] - indptr[i] > HEAVY_ARCS)) {
-            flag_out[i] = 1;
-            pending.add(du);
-            return false;
-        }
-        u = static_cast<int>(i);
-        return true;
-    }
-};
-
 // Rows longer than HEAVY_ARCS met by a dense or team round are not walked by the warp
 // that took their vertex: the warp splits them into chunks of HEAVY_CHUNK arcs, queued
 // here, and every warp of the grid (nf_dense_rounds, after a grid barrier) or of the
@@ -381,11 +358,36 @@ __device__ __forceinline__ void visit_short_rows(const int* __restrict__ indices
     }
 }
 
+// The rows of the warp's lanes (lane l: vertex u at du, arcs [beg, end); u < 0: none).
+// Rows longer than 32 arcs are expanded by the whole warp (or, past HEAVY_ARCS, queued
+// in `heavy` where it has a count); GATHER: the shorter rows' arcs are dealt out over
+// the warp (visit_short_rows), else each lane walks its row. Every lane calls it.
+template <bool GATHER, typename T, typename Visitor>
+__device__ __forceinline__ void visit_lane_rows(const int* __restrict__ indices,
+                                                const T* __restrict__ weights, int u, T du,
+                                                long long beg, long long end,
+                                                const Visitor& visit, const HeavyRows<T>& heavy) {
+    const int lane = threadIdx.x & 31;
+    unsigned big = __ballot_sync(FULL_MASK, end - beg > 32);
+    while (big) {
+        const int src = __ffs(big) - 1;
+        big &= big - 1;
+        const long long b = __shfl_sync(FULL_MASK, beg, src), e = __shfl_sync(FULL_MASK, end, src);
+        const T d0 = __shfl_sync(FULL_MASK, du, src);
+        const int u0 = __shfl_sync(FULL_MASK, u, src);
+        if (!heavy.push(u0, d0, b, e)) visit_row(indices, weights, u0, d0, b + lane, e, 32, visit);
+    }
+    if (GATHER) {
+        const int deg = end - beg <= 32 ? static_cast<int>(end - beg) : 0;
+        visit_short_rows(indices, weights, u, du, beg, deg, visit);
+    } else if (end - beg <= 32) {
+        visit_row(indices, weights, u, du, beg, end, 1, visit);
+    }
+}
+
 // Visit every arc of the taken entries among [0, count); warps `warp`, `warp+nwarps`,
-// ... take 32 entries each. Rows longer than 32 arcs are expanded by the whole warp
-// (or, past HEAVY_ARCS, queued in `heavy` where it has a count); GATHER: the shorter
-// rows' arcs are dealt out over the warp (visit_short_rows), else each lane walks its row.
-// Returns (in every lane) how many entries this warp took.
+// ... take 32 entries each (visit_lane_rows). Returns (in every lane) how many entries
+// this warp took.
 template <bool GATHER = false, typename T, typename Entries, typename Visitor>
 __device__ int visit_entry_arcs(const long long* __restrict__ indptr, const int* __restrict__ indices,
                                 const T* __restrict__ weights, const Entries& entries,
@@ -406,20 +408,116 @@ __device__ int visit_entry_arcs(const long long* __restrict__ indptr, const int*
             u = -1;
         }
         taken += __popc(__ballot_sync(FULL_MASK, u >= 0));
-        unsigned big = __ballot_sync(FULL_MASK, end - beg > 32);
-        while (big) {
-            const int src = __ffs(big) - 1;
-            big &= big - 1;
-            const long long b = __shfl_sync(FULL_MASK, beg, src), e = __shfl_sync(FULL_MASK, end, src);
-            const T d0 = __shfl_sync(FULL_MASK, du, src);
-            const int u0 = __shfl_sync(FULL_MASK, u, src);
-            if (!heavy.push(u0, d0, b, e)) visit_row(indices, weights, u0, d0, b + lane, e, 32, visit);
+        visit_lane_rows<GATHER>(indices, weights, u, du, beg, end, visit, heavy);
+    }
+    return taken;
+}
+
+// Flagged vertices (dense rounds): vertex i is taken if flag[i] and its current
+// distance is below thr; the flag is cleared, so flag is all zero after the round. A
+// flagged vertex at or above thr stays pending: flagged in flag_out. So does one whose
+// row is longer than HEAVY_ARCS at a distance above long_thr (see nf_dense_rounds: a
+// hub's row is walked once its distance is nearly final, not again each time it drops).
+// take: as the entries of visit_entry_arcs (32 vertices a warp at a time, one a lane);
+// visit_flagged_arcs walks spans of them.
+template <typename T> struct FlaggedVertices {
+    unsigned char* flag; unsigned char* flag_out; const T* dist; T thr; Pending<T> pending;
+    const long long* indptr; T long_thr;
+    __device__ __forceinline__ void stay(int i, T du) const {
+        flag_out[i] = 1;
+        pending.add(du);
+    }
+    __device__ __forceinline__ bool take(long long i, int& u, T& du) const {
+        if (!flag[i]) return false;
+        flag[i] = 0;
+        du = dist[i];
+        if (du == DistTraits<T>::inf()) return false;
+        if (!(du < thr) || (du > long_thr && indptr[i + 1] - indptr[i] > HEAVY_ARCS)) {
+            stay(static_cast<int>(i), du);
+            return false;
         }
-        if (GATHER) {
-            const int deg = end - beg <= 32 ? static_cast<int>(end - beg) : 0;
-            visit_short_rows(indices, weights, u, du, beg, deg, visit);
-        } else if (end - beg <= 32) {
-            visit_row(indices, weights, u, du, beg, end, 1, visit);
+        u = static_cast<int>(i);
+        return true;
+    }
+};
+
+// The dense rounds' walk over the flags: a warp takes `span` x 32 vertices at a time
+// (lane l: base + l + 32 j, so that every load is coalesced), reads their flags, then
+// the flagged ones' distances, all in flight together, and relaxes the taken ones 32
+// rows at a time: lane k takes the k-th taken vertex of the span (a binary search by
+// shuffles over the lanes' counts), and visit_lane_rows deals their arcs out. A span
+// costs one chain of dependent loads and atomics where its 32-vertex slices cost one
+// each; warps still interleave span by span.
+// The span (the host's flag_span, at most MAX_FLAG_SPAN: the vertices' flags are held in
+// registers) is the largest power of two up to MAX_FLAG_SPAN within 1.5 x n / (32 x the
+// grid's warps): about one span a warp a round, not half the warps idle.
+// Graphs with rows longer than HEAVY_ARCS (skewed degrees: the long-row queue and the
+// settle rule, which this walk has not) are walked 32 vertices at a time instead
+// (visit_entry_arcs), each warp's work the sum of many slices. With one span a warp,
+// the warps whose spans held the mid-degree rows held up each round, and at a span of
+// 1 the compaction's shuffles cost more than they saved (H100, dense phase, 33 runs
+// round-robin: Kronecker 19 +4% and its paths +10% at a span of 4; R-MAT 20 +5% and
+// R-MAT 18 +10% at a span of 1).
+// Returns (in every lane) how many vertices this warp took.
+template <typename T> constexpr int MAX_FLAG_SPAN = sizeof(T) == 4 ? 8 : 4;
+
+template <typename T, typename Visitor>
+__device__ int visit_flagged_arcs(const long long* __restrict__ indptr, const int* __restrict__ indices,
+                                  const T* __restrict__ weights, const FlaggedVertices<T>& f,
+                                  int n, int span, long long warp, long long nwarps,
+                                  const Visitor& visit) {
+    constexpr int SPAN = MAX_FLAG_SPAN<T>;
+    const int lane = threadIdx.x & 31;
+    int taken = 0;
+    for (long long base = warp * 32 * span; base < n; base += nwarps * 32 * span) {
+        bool flagged[SPAN];
+        T d[SPAN];
+#pragma unroll
+        for (int j = 0; j < SPAN; ++j) {
+            const long long i = base + 32 * j + lane;
+            flagged[j] = j < span && i < n && f.flag[i];
+        }
+#pragma unroll
+        for (int j = 0; j < SPAN; ++j) d[j] = flagged[j] ? f.dist[base + 32 * j + lane] : T(0);
+        unsigned mine = 0;  // bit j: vertex base + 32 j + lane is taken
+#pragma unroll
+        for (int j = 0; j < SPAN; ++j) {
+            if (!flagged[j]) continue;
+            const int i = static_cast<int>(base + 32 * j + lane);
+            f.flag[i] = 0;
+            if (d[j] == DistTraits<T>::inf()) continue;
+            if (d[j] < f.thr) {
+                mine |= 1u << j;
+            } else {
+                f.stay(i, d[j]);
+            }
+        }
+        const int count = __popc(mine);
+        const int incl = warp_inclusive_sum(count);
+        const int total = __shfl_sync(FULL_MASK, incl, 31);
+        for (int k0 = 0; k0 < total; k0 += 32) {
+            const int k = k0 + lane;
+            int owner = 0;  // the lane whose inclusive count first exceeds k
+#pragma unroll
+            for (int step = 16; step > 0; step >>= 1) {
+                const int sum = __shfl_sync(FULL_MASK, incl, owner + step - 1);
+                if (sum <= k) owner += step;
+            }
+            const int before = __shfl_sync(FULL_MASK, incl - count, owner);
+            unsigned bits = __shfl_sync(FULL_MASK, mine, owner);
+            for (int r = k - before; r > 0; --r) bits &= bits - 1;  // drop the first k - before
+            int u = -1;
+            T du = T(0);
+            long long beg = 0, end = 0;
+            if (k < total) {
+                u = static_cast<int>(base + 32 * (__ffs(bits) - 1) + owner);
+                du = f.dist[u];  // read again (with its row), not shuffled: fewer registers
+                beg = indptr[u];
+                end = indptr[u + 1];
+            }
+            taken += __popc(__ballot_sync(FULL_MASK, u >= 0));
+            visit_lane_rows<true>(indices, weights, u, du, beg, end, visit,
+                                  HeavyRows<T>{nullptr, nullptr, nullptr, nullptr, 0});
         }
     }
     return taken;
@@ -884,24 +982,28 @@ __device__ __forceinline__ void grid_barrier(unsigned* bar) {
 // each walked 13-17M of R-MAT 20's 31.4M arcs in hub rows. H100, median of 24 runs,
 // round-robin: R-MAT 20 1.93 -> 1.77 ms, R-MAT 22 5.90 -> 5.16, Kronecker graphs within
 // 1% (the strict bound: up to 18% slower there), table in docs/benchmarks.md.
-// Short rows' arcs are dealt out over each warp (visit_short_rows). Launch bounds: 5
-// blocks of 256 a multiprocessor for 32-bit distances (48 registers), 4 for 64-bit ones
-// and keyed runs;
-// a round is a chain of dependent loads, so more resident warps hide more latency, but
-// the rounds' loop needs registers. Measured on the H100 (GPU time of the dense phase,
-// median of 33 runs, round-robin): random-pred 1M 0.601 ms one lane a row at 6 blocks,
-// 0.496 dealt out at 6 blocks (40 registers, spilling), 0.451 dealt out at 5; 4M 1.920,
-// 1.480, 1.342; R-MAT 20 1.509, 1.423, 1.405.
+// The flags are walked in spans (visit_flagged_arcs) on graphs without rows longer
+// than HEAVY_ARCS, else 32 vertices at a time; short rows' arcs are dealt out over each
+// warp (visit_short_rows). Launch bounds: 4 blocks of 256 a multiprocessor (64
+// registers); a round is a chain of dependent loads, so more resident warps hide more
+// latency, but the rounds' loop needs registers. Measured on the H100 (GPU time of the
+// dense phase, median of 33 runs, round-robin), 32 vertices at a time: random-pred 1M
+// 0.601 ms one lane a row at 6 blocks, 0.496 dealt out at 6 blocks (40 registers,
+// spilling), 0.451 dealt out at 5; 4M 1.920, 1.480, 1.342; R-MAT 20 1.509, 1.423, 1.405.
+// In spans of 4, random-pred 4M 1.236 ms at 5 blocks (48 registers, spilling), 1.188 at
+// 4; R-MAT 20 unchanged.
 template <typename T, bool KEYED = false>
-__global__ void __launch_bounds__(256, sizeof(T) == 4 && !KEYED ? 5 : 4)
+__global__ void __launch_bounds__(256, 4)
     nf_dense_rounds(const long long* __restrict__ indptr, const int* __restrict__ indices,
                     const T* __restrict__ weights, int n, T* dist, unsigned char* flag0,
                     unsigned char* flag1, T cutoff, int* changed, int* rounds_out,
                     unsigned* bar, T* dmin, T* dbase, T* dwidth, int* dcount, int* dhist,
                     T fmin0, T delta0, int target, T settle, int* heavy_u, long long* heavy_start,
-                    T* heavy_d, int* heavy_count, int heavy_cap, unsigned long long* keys) {
+                    T* heavy_d, int* heavy_count, int heavy_cap, unsigned long long* keys,
+                    int span) {
     __shared__ int s_hist[DENSE_BUCKETS];
     const long long warp = global_thread_id() >> 5, nwarps = grid_stride() >> 5;
+    span = span < 1 ? 1 : (span > MAX_FLAG_SPAN<T> ? MAX_FLAG_SPAN<T> : span);
     for (int round = 0;; ++round) {
         const int cur = round % 3, prev = (round + 2) % 3, nxt = (round + 1) % 3;
         unsigned char* flag_in = round & 1 ? flag1 : flag0;
@@ -945,8 +1047,11 @@ __global__ void __launch_bounds__(256, sizeof(T) == 4 && !KEYED ? 5 : 4)
                                  heavy_count == nullptr ? nullptr : heavy_count + cur, heavy_cap};
         const FlaggedVertices<T> flagged{flag_in, flag_out, dist, thr, pending, indptr,
                                          threshold(base, settle)};
-        const int taken = visit_entry_arcs<true>(indptr, indices, weights, flagged, n, warp,
-                                                 nwarps, lower, heavy);
+        const int taken = heavy_count != nullptr  // skewed degrees: see visit_flagged_arcs
+                              ? visit_entry_arcs<true>(indptr, indices, weights, flagged, n,
+                                                       warp, nwarps, lower, heavy)
+                              : visit_flagged_arcs(indptr, indices, weights, flagged, n, span,
+                                                   warp, nwarps, lower);
         if (__any_sync(FULL_MASK, any) && (threadIdx.x & 31) == 0) changed[cur] = 1;
         int* hist = dhist + cur * DENSE_BUCKETS;
         block_reduce_into(low, taken, s_hist, &dmin[cur], &dcount[cur], hist);

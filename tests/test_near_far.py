@@ -155,6 +155,94 @@ def test_dense_rounds_cuda_matches_twin(seed, weights, threshold):
     np.testing.assert_array_equal(out[0], out[1])
 
 
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+@pytest.mark.parametrize("span", [1, 2, 3, 8])
+@pytest.mark.parametrize("weights", ["int32", "int32-keyed", "int64", "float"])
+@pytest.mark.parametrize("seed", range(3))
+def test_dense_rounds_walk_flags_in_spans(seed, weights, span):
+    """On graphs without rows longer than HEAVY_ARCS a dense round's lane takes ``span``
+    flags at a time (visit_flagged_arcs; 8 is 4 for 64-bit distances), the warp relaxing
+    the taken vertices 32 rows at a time: the distances equal the twin's whatever the
+    span, n (5,000) not a multiple of a warp's 32 x span vertices; a keyed run's keys give
+    a tree of tight arcs. The size rule (flag_span) picks 1 here, more on the large
+    graph of test_dense_spans_chosen_by_size."""
+    from nx_gpusp.ops.near_far import flag_span
+
+    kind = "float" if weights == "float" else "int"
+    graph = _random_csr(200 + seed, 5000, 40000, kind)
+    if weights == "int64":
+        graph.weights *= 10**6
+    if weights == "int32-keyed":
+        graph = _random_csr_weights(200 + seed, 5000, 40000, low=1)
+    assert graph.max_out_degree <= 1024
+    assert flag_span(graph.n, 8 * -(-graph.n // 256), graph.distance_dtype()) == 1
+    rng = np.random.default_rng(seed)
+    sources = rng.choice(graph.n, 3, replace=False)
+    out = []
+    for ex in (Executor("cuda"), Executor("cpu")):
+        keys = ex.ops("near_far").unset_keys(graph.n) if weights == "int32-keyed" else None
+        dist, pred = init_sources(ex, graph.n, sources, graph.distance_dtype())
+        flags = ex.xp.zeros(graph.n, dtype=np.uint8)
+        flags[ex.asarray(sources)] = 1
+        rounds = dense_rounds(ex, graph, dist, flags, distance_inf(graph.distance_dtype()),
+                              target=64, delta=graph.weights.max() / 8, keys=keys,
+                              span=span if ex.is_cuda else None)
+        assert rounds >= 2
+        out.append(ex.to_host(dist))
+        if keys is not None:
+            ex.ops("near_far").key_predecessors(keys, pred)
+            host = out[-1]
+            reached = set(np.flatnonzero(host != distance_inf(host.dtype)).tolist())
+            assert_tight_tree(to_networkx(graph), host, ex.to_host(pred), sources, reached)
+    np.testing.assert_array_equal(out[0], out[1])
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+@pytest.mark.parametrize("weights", ["int", "float"])
+def test_dense_spans_chosen_by_size(weights):
+    """A run handed over on a 2^20-vertex random graph of 7 predecessors a vertex, where
+    the size rule walks several flags a lane at a time (on an H100 8 with int32
+    distances, 4 with float64): SciPy's distances,
+    and predecessors (keys; the tight-arc tree with float weights) along tight arcs from
+    strictly closer vertices."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import dijkstra
+
+    from nx_gpusp.datasets import random_predecessors
+    from nx_gpusp.ops.near_far import flag_span
+
+    graph = random_predecessors(1 << 20, seed=5)
+    if weights == "float":
+        graph = CSRGraph(graph.indptr, graph.indices,
+                         np.asarray(graph.weights, dtype=np.float64) + 0.25, directed=True)
+    ex = Executor("cuda")
+    blocks = ex.ops("near_far").resident_blocks("nf_dense_rounds", np.int32)
+    assert flag_span(graph.n, 8 * blocks, np.float64 if weights == "float" else np.int32) > 1
+    r = near_far_sssp(ex, graph, [0], want_pred=True)
+    assert "dense_rounds" in r.stats
+    dist = ex.to_host(r.dist).astype(np.float64)
+    dist[dist == distance_inf(r.dist.dtype)] = np.inf
+    A = csr_matrix((np.asarray(graph.weights, dtype=np.float64), graph.indices, graph.indptr),
+                   shape=(graph.n, graph.n))
+    np.testing.assert_array_equal(dist, dijkstra(A, indices=0))
+    if r.pred is None:  # float weights: the result layer's tight-arc tree
+        from nx_gpusp.solvers.sssp.tree import shortest_path_tree
+
+        r.pred = shortest_path_tree(ex, graph, r.dist, [0], int32_dist=r.int32_dist)
+    pred = ex.to_host(r.pred)
+    v = np.flatnonzero(np.isfinite(dist))
+    v = v[v != 0]
+    assert pred[0] == -1 and (pred[v] >= 0).all()
+    u = pred[v]
+    assert (dist[u] < dist[v]).all()
+    ip, ind, w = graph.indptr, graph.indices, np.asarray(graph.weights, dtype=np.float64)
+    for x in np.random.default_rng(0).choice(v, 2000, replace=False):
+        row = slice(ip[pred[x]], ip[pred[x] + 1])
+        assert (dist[pred[x]] + w[row][ind[row] == x]).min() == dist[x]
+
+
 @pytest.mark.parametrize("weights", ["int", "float"])
 @pytest.mark.parametrize("settle", [True, False])
 def test_long_rows_wait_until_final(monkeypatch, settle, weights):

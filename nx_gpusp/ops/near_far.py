@@ -32,7 +32,7 @@ from ..graph import INT32_MAX, distance_inf  # INT32_MAX: the dense phase's int3
 from .base import BLOCK, CudaKernelTable, NumpyTwin, gather_arcs, relax_and_append, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "BLOCK_THREADS", "CLUSTER", "INT32_MAX", "threshold",
-           "adapt_delta"]
+           "adapt_delta", "flag_span"]
 
 BLOCK_THREADS = 1024  # threads of each team block
 CLUSTER = 8  # blocks of the cluster team (NF_CLUSTER in near_far.cu)
@@ -40,6 +40,9 @@ DENSE_BUCKETS = 64  # the dense rounds' histogram of pending distances (near_far
 INLINE_QUEUE = 2048  # entries of each of a team block's two inline queues (NF_QUEUE)
 HEAVY_ARCS = 1024  # dense rounds queue rows longer than this for the grid (near_far.cu)
 HEAVY_CHUNK = 1024  # arcs of each queued chunk (near_far.cu)
+# flags a lane of a dense round takes at a time, at most (MAX_FLAG_SPAN in near_far.cu:
+# 8 for 32-bit distances, 4 for 64-bit ones)
+MAX_FLAG_SPAN = {4: 8, 8: 4}
 NULL = scalar(0, np.uint64)  # a null pointer argument (8 bytes, as a device pointer)
 # kernels with a keyed int32 instantiation (``<int, true>``: rounds that record keys)
 KEYED_KERNELS = ("near_far_block", "near_far_cluster", "near_far_block_heavy",
@@ -94,6 +97,17 @@ def dense_views(block, dtype):
     dc.barrier = dc.barrier.view(np.uint32)
     dc.block = block
     return dc
+
+
+def flag_span(n, warps, dtype):
+    """The flags a lane of a dense round takes at a time on graphs without rows longer
+    than HEAVY_ARCS (visit_flagged_arcs in near_far.cu): the largest power of two up to
+    MAX_FLAG_SPAN within 1.5 n / (32 ``warps``), so that each of the grid's warps takes
+    about one span a round and none idles while others take two."""
+    span, most = 1, MAX_FLAG_SPAN[np.dtype(dtype).itemsize]
+    while span < most and 2 * span * 32 * warps <= 1.5 * n:
+        span *= 2
+    return span
 
 
 def buffers(st, parity):
@@ -220,7 +234,7 @@ class CudaOps(CudaKernelTable):
         self.kernel("nf_advance", T)((1,), (1,), (st.ctl, st.tctl, scalar(target, np.int32)))
 
     def dense_phase(self, g, weights, dist, flags, cutoff, dc, fmin0, delta0, target,
-                    heavy=None, settle=None, keys=None):
+                    heavy=None, settle=None, keys=None, span=None):
         """The dense rounds from the vertices flagged in ``flags[0]`` until a round leaves
         none flagged (``flags``: round 0's flags and a zeroed array; they alternate by
         round and are both zero at the end), all in one cooperative launch
@@ -231,12 +245,14 @@ class CudaOps(CudaKernelTable):
         ``settle`` (None: no such rule): a row longer than HEAVY_ARCS is taken only at a
         distance of at most the least pending one + ``settle`` (the solver's _settle:
         the least arc weight, under which it is final, + a margin). ``keys``: a keyed
-        run's (int32 distances)."""
+        run's (int32 distances). ``span``: the flags a warp's lane takes at a time where no
+        row is longer than HEAVY_ARCS (visit_flagged_arcs; None: flag_span's choice)."""
         T = dist.dtype
         n = dist.size
         variant = self._variant("nf_dense_rounds", T, keys)
         fn = self.kernel(*variant)
         blocks = min(-(-n // BLOCK), self.resident_blocks(*variant))
+        span = flag_span(n, max(blocks, 1) * BLOCK // 32, T) if span is None else span
         base = dc.block.data.ptr
 
         def at(name):  # a pointer into the block (CuPy views cost microseconds each)
@@ -250,7 +266,7 @@ class CudaOps(CudaKernelTable):
                                          "dwidth", "dcount", "dhist")),
             scalar(fmin0, T), scalar(delta0, T), scalar(target, np.int32),
             scalar(distance_inf(T) if settle is None else settle, T), *_queue(heavy),
-            NULL if keys is None else keys),
+            NULL if keys is None else keys, scalar(span, np.int32)),
             enable_cooperative_groups=True)
 
     def dense_control(self, dtype):
@@ -414,10 +430,11 @@ class NumpyOps(NumpyTwin):
         pred[:] = np.where(keys == NO_KEY, -1, (keys & np.uint64(0xFFFFFFFF)).astype(np.int64))
 
     def dense_phase(self, g, weights, dist, flags, cutoff, dc, fmin0, delta0, target,
-                    heavy=None, settle=None, keys=None):
+                    heavy=None, settle=None, keys=None, span=None):
         """The dense rounds (see CudaOps.dense_phase), one ``_dense_round`` after another
         until one leaves no vertex flagged (their number: dense_rounds_run). ``heavy``:
-        unused (heavy_rows); ``settle`` and ``keys`` as the kernel's."""
+        unused (heavy_rows); ``settle`` and ``keys`` as the kernel's; ``span`` unused (a
+        twin's round takes its vertices all at once)."""
         if keys is not None and dist.dtype != np.int32:
             raise ValueError("near-far: keyed rounds run on int32 distances only")
         round_ = 0

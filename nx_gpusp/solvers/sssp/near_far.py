@@ -72,8 +72,15 @@ NY 4.54 -> 3.99 ms and FLA 12.17 -> 11.26 ms from the team's rounds). Rows longe
 32 arcs are expanded by a whole warp, and rows longer than HEAVY_ARCS (1,024) are split
 into chunks that the grid shares after a second barrier a round (R-MAT's hubs were each
 round's tail: one warp on 64K arcs); the team rounds likewise split them over the
-team's warps after each round's visit. Only with non-negative weights (any order then
-converges to the same distances). Predecessors of a handed-over run
+team's warps after each round's visit. On graphs without rows that long, a dense
+round's warp takes up to 8 x 32 flags at a time, their distances in flight together, and
+relaxes the taken vertices 32 rows at a time (visit_flagged_arcs in near_far.cu): one
+chain of dependent loads and atomics a span instead of one per 32 vertices (H100,
+lengths as a NetworkX call runs them, median of 33 calls round-robin in one process,
+against 32 vertices at a time: random-pred 4M 1.81 -> 1.59 ms, with float weights 2.72
+-> 2.28, with weights up to 1,000 (int64 distances) 3.39 -> 2.93, 1M 0.97 -> 0.95;
+skewed graphs keep the 32-vertex walk, see the kernel's notes). Only with non-negative
+weights (any order then converges to the same distances). Predecessors of a handed-over run
 come from its keys (keyed rounds, below) or from the tight-arc tree of the final
 distances (solvers.sssp.tree), whose pass reads the dense phase's int32 distances.
 
@@ -191,7 +198,7 @@ def _arc_cap(graph, dense_fraction, team_threads):
 
 
 def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, delta=None,
-                 space=None, wait=True, keys=None):
+                 space=None, wait=True, keys=None, span=None):
     """Dense rounds (nf_dense_rounds) from the vertices flagged in ``flags`` until none is
     left pending; ``dist`` is lowered in place. The first round relaxes the flagged
     vertices below ``fmin + delta``; the next ones about ``target`` vertices each, the
@@ -200,7 +207,8 @@ def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, d
     threshold, every flagged vertex relaxes). ``spare``: a zeroed flag array for the
     alternate rounds (allocated if not given). ``space``: what ``dense_space`` prepared
     for ``dist``'s graph and type (made here if not given). Non-negative weights only.
-    ``keys``: a keyed run's (int32 ``dist``; see the module's notes).
+    ``keys``: a keyed run's (int32 ``dist``; see the module's notes). ``span``: the
+    flags a lane takes at a time (None: ops.near_far.flag_span's choice by size; CUDA).
     Returns the number of rounds run (waiting for them), or with ``wait=False`` a
     function that reads it (nothing waits: what the caller launches next queues
     behind the rounds)."""
@@ -220,7 +228,7 @@ def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, d
     pair = (flags, ex.xp.zeros_like(flags) if spare is None else spare)
     # settle <= 2 max w (_settle) fits wherever the rounds' distances do
     ops.dense_phase(g, space.weights, work, pair, cut, space.control, fmin, delta, target,
-                    space.heavy, space.settle, keys)
+                    space.heavy, space.settle, keys, span)
     if narrow:
         ops.widen(work, dist)
     if not wait:
