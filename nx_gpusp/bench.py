@@ -269,17 +269,25 @@ PER_VERTEX_MAX_N = 300_000  # methods with n host iterations are skipped above t
 WARM_S = 0.2  # seconds of GPU load before each implementation is timed
 
 
-def warm_device(ex, seconds=WARM_S):
+def warm_device(ex, seconds=WARM_S, work=None):
     """Keep the GPU busy for ``seconds`` so that its clocks are up before a timing: an
     idle H100 sits at 345 MHz and ramps up under load, so whatever is timed first after
     host work (kernel compilation, graph building, CPU peers, end-to-end calls) would
     otherwise run slower (measured: the same method 2.27 ms first, 1.78 ms after
-    another)."""
+    another). ``work``: the call about to be timed, repeated for those seconds; without
+    it, matrix products. The products leave the next milliseconds slow (H100, near-far
+    on random-pred 4M: the first call after 0.2 s of them 1.92 ms, the next four
+    1.63-1.70, against 1.57 after 0.2 s of the call itself; random-pred 1M 0.85 against
+    0.74), so every harness warms with the call it times."""
     if not ex.is_cuda:
+        return
+    end = time.perf_counter() + seconds
+    if work is not None:
+        while time.perf_counter() < end:
+            work()
         return
     xp = ex.xp
     a = xp.ones((2048, 2048), dtype=np.float32)
-    end = time.perf_counter() + seconds
     while time.perf_counter() < end:
         a = a @ a * np.float32(1 / 2048)
         ex.synchronize()
@@ -298,8 +306,9 @@ def median_time(run, sources, *, slow=None, ready=None):
     """Median seconds of ``run(s)`` over ``sources[1:]`` after a warm-up on
     ``sources[0]``; also returns the last result of each source. With ``slow`` (seconds),
     a warm-up longer than that is the only timing: ([its time], [its result]).
-    ``ready()``, if given, is called between the warm-up and the timed calls (e.g.
-    ``warm_device``: the warm-up may have compiled kernels with the GPU idle)."""
+    ``ready(work)``, if given, is called between the warm-up and the timed calls with
+    ``work`` a call of ``run`` (e.g. ``warm_device(ex, work=work)``: the warm-up may have
+    compiled kernels with the GPU idle)."""
     t0 = time.perf_counter()
     first = run(sources[0])
     warm = time.perf_counter() - t0
@@ -310,7 +319,7 @@ def median_time(run, sources, *, slow=None, ready=None):
         if warm > slow:
             return warm, [warm], [first]
     if ready is not None:
-        ready()
+        ready(lambda: run(sources[0]))
     times, results = [], []
     timed = sources[1:] or sources
     for s in timed:
@@ -392,7 +401,7 @@ def _method_row(case, method, graph, ex, sources, reference, G, workload=None):
     try:
         med, times, results = median_time(kernel_runner(case.problem, method, graph, ex),
                                           sources, slow=SLOW_CALL_S,
-                                          ready=lambda: warm_device(ex))
+                                          ready=lambda work: warm_device(ex, work=work))
     except Exception as exc:  # a method that cannot take this graph: say why
         return {"impl": method.name, "note": f"failed: {type(exc).__name__}: {exc}"}
     row = {"impl": method.name, "kernel_s": med}
@@ -747,14 +756,14 @@ def race_runner(impl, graph, ex, *, paths=False):
 def race_times(run, sources, repeat, ready):
     """(source-0 median over ``repeat`` calls, median over ``sources``, source-0 result);
     a call slower than SLOW_CALL_S is not repeated (its single time is the figure). The
-    first call compiles what it needs and is not timed."""
+    first call compiles what it needs and is not timed. ``ready(work)``: the warm-up
+    before the timed calls, ``work`` a call from source 0 (median_time's)."""
     first = run(0)
     t0 = time.perf_counter()
     run(0)
     once = time.perf_counter() - t0
     if once <= SLOW_CALL_S:
-        ready()
-        src0 = median_time(run, [0] * (repeat + 1))[0]
+        src0 = median_time(run, [0] * (repeat + 1), ready=ready)[0]
     else:
         src0 = once
     times = []
@@ -772,7 +781,7 @@ def run_race(case, *, device, repeat=5, n_sources=RACE_SOURCES, skip_scipy=False
     ex = get_executor(device)
     graph = _build(case, log)
     sources = race_sources(graph, n_sources)
-    ready = lambda: warm_device(ex)  # noqa: E731
+    ready = lambda work: warm_device(ex, work=work)  # noqa: E731
     rows, reference = [], None
     for impl in impls:
         if impl == "scipy" and skip_scipy:

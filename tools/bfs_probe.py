@@ -43,7 +43,7 @@ def probe(ex, graph, spec, sources, reference):
         return result
 
     med, times, results = bench.median_time(run, sources,  # sources[0]: the warm-up
-                                            ready=lambda: bench.warm_device(ex))
+                                            ready=lambda work: bench.warm_device(ex, work=work))
     dists = [ex.to_host(distances_from_levels(r.dist)) for r in results]
     ok = np.array_equal(float_distances(dists[-1]), reference)
     gteps = statistics.median(bench.reached_arcs(graph, d) / t
@@ -53,14 +53,15 @@ def probe(ex, graph, spec, sources, reference):
 
 def sssp_time(ex, graph, name, sources):
     run = bench.kernel_runner("sssp", get_method("sssp", name), graph, ex)
-    return bench.median_time(run, sources, ready=lambda: bench.warm_device(ex))[0]
+    ready = lambda work: bench.warm_device(ex, work=work)  # noqa: E731
+    return bench.median_time(run, sources, ready=ready)[0]
 
 
 def batched_time(ex, graph, count):
     sources = np.random.default_rng(1).choice(graph.n, min(count, graph.n), replace=False)
     run = bench.all_pairs_runner(get_method("all-pairs", "batched-bfs"), graph, ex)
     run(sources[:64])  # compile and warm up
-    bench.warm_device(ex)
+    bench.warm_device(ex, work=lambda: run(sources[:64]))
     t0 = time.perf_counter()
     _, batches = run(sources)
     return time.perf_counter() - t0, len(sources), batches
