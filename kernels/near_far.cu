@@ -44,8 +44,7 @@
 // the same distances. The host runs it on int32 distances when every finite distance fits.
 // Keyed runs (KEYED template argument, int32 only; see record_keys): the rounds that
 // lower distances (team, inline, grid, dense) also lower each vertex's key (distance,
-// tail), from which nf_key_preds reads a shortest-path tree; the keyed dense rounds run
-// 4 blocks a multiprocessor (at 5 they spilled 28 bytes of registers).
+// tail), from which nf_key_preds reads a shortest-path tree.
 // ctl (int32): [0] size, [1] round, [2] near entries of the round in progress, [3] parity
 // (0: frontier in fv/fd, 1: in gv/gd), [4] new entries, [5] carried entries,
 // [6] total near entries processed (int, saturating statistics are not needed here),
@@ -310,11 +309,11 @@ template <typename T> struct HeavyRows {
 // dealt out over the lanes in order, a row's arcs on consecutive lanes: coalesced
 // loads, and a warp pays ceil(its arcs / (32 * ARC_BATCH)) batches of dependent loads
 // and atomics instead of ceil(its longest row / ARC_BATCH). Slot k belongs to the lane
-// whose inclusive degree sum first exceeds k (a binary search by shuffles). For
-// visitors that do not use the row's vertex (it is passed as -1): every relaxing round
-// (team, inline sub-rounds, grid and dense). On the H100, round-robin medians, from the
-// team's rounds: NY 4.54 -> 3.99 ms, FLA 12.17 -> 11.26, random-pred 1M 1.35 -> 1.24,
-// R-MAT 20 4.26 against 4.42.
+// whose inclusive degree sum first exceeds k (warp_owner); each arc's tail is shuffled
+// only for a visitor that reads it (reads_tails), else passed as -1. Every relaxing round
+// (team, inline sub-rounds, grid and dense) deals its short rows out. On the H100,
+// round-robin medians, from the team's rounds: NY 4.54 -> 3.99 ms, FLA 12.17 -> 11.26,
+// random-pred 1M 1.35 -> 1.24, R-MAT 20 4.26 against 4.42.
 // The inclusive prefix sum of x over the calling warp's lanes (every lane calls it).
 __device__ __forceinline__ int warp_inclusive_sum(int x) {
     const int lane = threadIdx.x & 31;
@@ -323,6 +322,18 @@ __device__ __forceinline__ int warp_inclusive_sum(int x) {
         if (lane >= off) x += o;
     }
     return x;
+}
+
+// The lane whose inclusive sum ``incl`` (warp_inclusive_sum of each lane's count) first
+// exceeds k: a binary search by shuffles (31 where none does). Every lane calls it.
+__device__ __forceinline__ int warp_owner(int incl, int k) {
+    int owner = 0;
+#pragma unroll
+    for (int step = 16; step > 0; step >>= 1) {
+        const int sum = __shfl_sync(FULL_MASK, incl, owner + step - 1);
+        if (sum <= k) owner += step;
+    }
+    return owner;
 }
 
 template <typename T, typename Visitor>
@@ -339,12 +350,7 @@ __device__ __forceinline__ void visit_short_rows(const int* __restrict__ indices
 #pragma unroll
         for (int j = 0; j < ARC_BATCH; ++j) {
             const int k = s0 + j * 32 + lane;
-            int owner = 0;
-#pragma unroll
-            for (int step = 16; step > 0; step >>= 1) {
-                const int sum = __shfl_sync(FULL_MASK, incl, owner + step - 1);
-                if (sum <= k) owner += step;
-            }
+            const int owner = warp_owner(incl, k);
             const long long a = __shfl_sync(FULL_MASK, first, owner) + k;
             const T d = __shfl_sync(FULL_MASK, du, owner);
             v[j] = k < total ? indices[a] : -1;
@@ -444,8 +450,8 @@ template <typename T> struct FlaggedVertices {
 // The dense rounds' walk over the flags: a warp takes `span` x 32 vertices at a time
 // (lane l: base + l + 32 j, so that every load is coalesced), reads their flags, then
 // the flagged ones' distances, all in flight together, and relaxes the taken ones 32
-// rows at a time: lane k takes the k-th taken vertex of the span (a binary search by
-// shuffles over the lanes' counts), and visit_lane_rows deals their arcs out. A span
+// rows at a time: lane k takes the k-th taken vertex of the span (warp_owner over the
+// lanes' counts), and visit_lane_rows deals their arcs out. A span
 // costs one chain of dependent loads and atomics where its 32-vertex slices cost one
 // each; warps still interleave span by span.
 // The span (the host's flag_span, at most MAX_FLAG_SPAN: the vertices' flags are held in
@@ -497,12 +503,7 @@ __device__ int visit_flagged_arcs(const long long* __restrict__ indptr, const in
         const int total = __shfl_sync(FULL_MASK, incl, 31);
         for (int k0 = 0; k0 < total; k0 += 32) {
             const int k = k0 + lane;
-            int owner = 0;  // the lane whose inclusive count first exceeds k
-#pragma unroll
-            for (int step = 16; step > 0; step >>= 1) {
-                const int sum = __shfl_sync(FULL_MASK, incl, owner + step - 1);
-                if (sum <= k) owner += step;
-            }
+            const int owner = warp_owner(incl, k);
             const int before = __shfl_sync(FULL_MASK, incl - count, owner);
             unsigned bits = __shfl_sync(FULL_MASK, mine, owner);
             for (int r = k - before; r > 0; --r) bits &= bits - 1;  // drop the first k - before
