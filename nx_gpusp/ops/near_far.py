@@ -323,7 +323,8 @@ class NumpyOps(NumpyTwin):
         if inline:
             new = _relax_inline(g, st, round_, heads, cand, cutoff, thr, near_v[owner], keys)
         else:
-            _record_keys(keys, st.dist, heads, cand, near_v[owner], cutoff)
+            if keys is not None:  # relax_and_append picks the same arcs for itself
+                _record_keys(keys, st.dist, heads, cand, near_v[owner], cutoff)
             new = relax_and_append(st.dist, st.stamp, round_, heads, cand, cutoff)
         if track_pred:
             tight = (st.stamp[heads] == round_) & (cand == st.dist[heads])
@@ -498,8 +499,7 @@ class NumpyOps(NumpyTwin):
         owner, arcs = gather_arcs(g.indptr, tails)
         heads = g.indices[arcs]
         cand = (dist[tails][owner] + weights[arcs]).astype(dist.dtype)
-        _record_keys(keys, dist, heads, cand, tails[owner], cutoff)
-        keep = (cand <= cutoff) & (cand < dist[heads])
+        keep = _record_keys(keys, dist, heads, cand, tails[owner], cutoff)
         heads, cand = heads[keep], cand[keep]
         if len(heads):
             np.minimum.at(dist, heads, cand)
@@ -515,12 +515,14 @@ class NumpyOps(NumpyTwin):
 def _record_keys(keys, dist, heads, cand, tails, cutoff):
     """Twin of record_keys, before the relaxation lowers ``dist``: every arc whose
     candidate would lower its head lowers the head's key to (candidate << 32 | tail); the
-    least is the lowering to the new distance (all at once here, one by one on the GPU)."""
-    if keys is None:
-        return
+    least is the lowering to the new distance (all at once here, one by one on the GPU).
+    Returns the mask of those arcs (within the cutoff, below the head's distance), which
+    the caller relaxes; ``keys`` None: the mask alone."""
     keep = (cand <= cutoff) & (cand < dist[heads])
-    packed = (cand[keep].astype(np.uint64) << np.uint64(32)) | tails[keep].astype(np.uint64)
-    np.minimum.at(keys, heads[keep], packed)
+    if keys is not None:
+        packed = (cand[keep].astype(np.uint64) << np.uint64(32)) | tails[keep].astype(np.uint64)
+        np.minimum.at(keys, heads[keep], packed)
+    return keep
 
 
 def _relax_inline(g, st, round_, heads, cand, cutoff, thr, tails, keys=None):
@@ -531,8 +533,7 @@ def _relax_inline(g, st, round_, heads, cand, cutoff, thr, tails, keys=None):
     dist, stamp = st.dist, st.stamp
     appended = []
     while len(heads):
-        _record_keys(keys, dist, heads, cand, tails, cutoff)
-        keep = (cand <= cutoff) & (cand < dist[heads])
+        keep = _record_keys(keys, dist, heads, cand, tails, cutoff)
         heads, cand = heads[keep], cand[keep]
         before = dist[heads]
         np.minimum.at(dist, heads, cand)
