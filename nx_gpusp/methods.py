@@ -41,6 +41,10 @@ class Method:
     # integer weights only: ``choose`` and the solver refuse (ValueError) float weights
     # (require_integer_weights)
     integer_weights_only: bool = False
+    # where it returns True for a graph, the method's preprocessing is already cached on
+    # it (an earlier call built it): method="auto" then runs this method for calls that
+    # it can answer at least as fast as the default (see _auto_sssp)
+    prepared: Callable | None = None
 
     def check_options(self, options):
         unknown = set(options) - set(self.options)
@@ -98,13 +102,26 @@ def methods_for(problem):
     return [m for (p, _), m in _registered().items() if p == problem]
 
 
-# problem -> function(graph, need_negative) -> method name, for method="auto"
+def _auto_sssp(graph, negative, cutoff=None):
+    """near-far, or a method whose preprocessing this graph already holds (``prepared``:
+    PHAST's hierarchy, once a method="phast" call built it) for a call without a cutoff
+    on a graph without negative weights: such a query is a few sweeps over the whole
+    graph (road networks: 3-7x faster than near-far), while near-far with a cutoff
+    stops at the cutoff's distance."""
+    if graph is not None and cutoff is None and not graph.has_negative_weights:
+        for m in methods_for("sssp"):
+            if m.prepared is not None and m.prepared(graph):
+                return m.name
+    return "near-far"
+
+
+# problem -> function(graph, need_negative, cutoff=None) -> method name, for method="auto"
 AUTO = {
-    "sssp": lambda graph, negative: "near-far",
-    "floyd-warshall": lambda graph, negative: "fw-dpx",
-    "all-pairs": lambda graph, negative: "batched-spmm",
+    "sssp": _auto_sssp,
+    "floyd-warshall": lambda graph, negative, cutoff=None: "fw-dpx",
+    "all-pairs": lambda graph, negative, cutoff=None: "batched-spmm",
     # direction-optimizing BFS stays top-down unless the frontier grows (see its module)
-    "bfs": lambda graph, negative: "direction-optimizing",
+    "bfs": lambda graph, negative, cutoff=None: "direction-optimizing",
 }
 
 
@@ -119,11 +136,12 @@ def require_integer_weights(graph, name):
             "round float weights differently from NetworkX); use method='near-far'")
 
 
-def choose(problem, requested, graph, *, negative_ok):
-    """The Method to run. ``negative_ok``: the calling function accepts negative weights."""
+def choose(problem, requested, graph, *, negative_ok, cutoff=None):
+    """The Method to run. ``negative_ok``: the calling function accepts negative weights;
+    ``cutoff``: the call's (``auto`` weighs it)."""
     name = requested or "auto"
     if name == "auto":
-        name = AUTO[problem](graph, negative_ok)
+        name = AUTO[problem](graph, negative_ok, cutoff)
     chosen = _registered().get((problem, name))
     if chosen is None:
         known = ", ".join(["auto"] + sorted(m.name for m in methods_for(problem)))

@@ -183,3 +183,58 @@ def test_graph_that_does_not_contract_is_refused(monkeypatch):
     nx.set_edge_attributes(G, 1, "weight")
     with pytest.raises(ValueError, match="does not contract.*near-far"):
         contraction_hierarchy(from_networkx(G, "weight"), core_size=0)
+
+
+def test_auto_runs_phast_once_its_hierarchy_is_built(device, monkeypatch):
+    """method="auto" (the default) runs near-far until a method="phast" call has built
+    the graph's hierarchy (default core size), then PHAST for calls without a cutoff on
+    graphs without negative weights; answers stay NetworkX's. A cutoff, another core
+    size or a changed graph keep near-far."""
+    import dataclasses
+
+    from nx_gpusp.methods import METHODS
+
+    ran = []
+    phast = METHODS[("sssp", "phast")]
+
+    def counted(*args, **kwargs):
+        ran.append(1)
+        return phast.solver(*args, **kwargs)
+
+    monkeypatch.setitem(METHODS, ("sssp", "phast"), dataclasses.replace(phast, solver=counted))
+    for i, G in enumerate(_cases(6, 900)):
+        nodes = list(G)
+        if len(nodes) < 2:
+            continue
+        s = nodes[0]
+        expected = nx.single_source_dijkstra_path_length(G, s)
+        assert_lengths_equal(nx.single_source_dijkstra_path_length(G, s, backend="gpusp"),
+                             expected)
+        nx.single_source_dijkstra_path_length(G, s, backend="gpusp", method="phast",
+                                              core_size=3)
+        assert_lengths_equal(nx.single_source_dijkstra_path_length(G, s, backend="gpusp"),
+                             expected)
+        assert len(ran) == 1, "another core size's hierarchy is not the default's"
+        nx.single_source_dijkstra_path_length(G, s, backend="gpusp", method="phast")
+        del ran[:]
+        assert_lengths_equal(nx.single_source_dijkstra_path_length(G, s, backend="gpusp"),
+                             expected)
+        dist, paths = nx.single_source_dijkstra(G, s, backend="gpusp")
+        assert_lengths_equal(dist, expected)
+        assert_paths_valid(G, paths, dist, s)
+        sources = set(nodes[::3])
+        assert_lengths_equal(
+            nx.multi_source_dijkstra_path_length(G, sources, backend="gpusp"),
+            nx.multi_source_dijkstra_path_length(G, sources))
+        assert_lengths_equal(
+            nx.single_source_bellman_ford_path_length(G, s, backend="gpusp"), expected)
+        assert len(ran) == 4
+        assert_lengths_equal(
+            nx.single_source_dijkstra_path_length(G, s, cutoff=4, backend="gpusp"),
+            nx.single_source_dijkstra_path_length(G, s, cutoff=4))
+        assert len(ran) == 4, "a call with a cutoff runs near-far"
+        G.add_edge(nodes[0], nodes[1], weight=1)  # clears the converted graph
+        assert_lengths_equal(nx.single_source_dijkstra_path_length(G, s, backend="gpusp"),
+                             nx.single_source_dijkstra_path_length(G, s))
+        assert len(ran) == 4, "a changed graph has no hierarchy"
+        del ran[:]

@@ -137,7 +137,7 @@ def run_sssp(graph, sources, *, family, method=None, options=None, cutoff=None,
     cfg = get_config()
     requested = method or (cfg.dijkstra_method if family == "dijkstra"
                            else cfg.bellman_ford_method)
-    m = choose("sssp", requested, graph, negative_ok=family == "bellman-ford")
+    m = choose("sssp", requested, graph, negative_ok=family == "bellman-ford", cutoff=cutoff)
     opts = m.check_options(options or {})
     return answers.sssp(configured_executor(), graph, m, sources, options=opts, cutoff=cutoff,
                         want_pred=want_pred)

@@ -29,6 +29,10 @@ path of the hierarchy climbs, may cross the core, and descends, so both sweeps a
 matrix give every distance. Integer weights only: a shortcut adds its arcs' weights
 before the path's distance, which float addition would round differently from
 NetworkX's left-to-right sums. Paths come from the tight-arc tree of the distances.
+
+Once a graph holds the hierarchy of the default core size, method "auto" runs PHAST
+for its calls without a cutoff (methods._auto_sssp): the preprocessing is paid, and a
+query is two sweeps.
 """
 
 import numpy as np
@@ -241,6 +245,12 @@ def _hierarchy(graph, core_size):
     return h
 
 
+def hierarchy_built(graph):
+    """Whether ``graph`` holds the hierarchy of the default core size (method "auto"
+    then runs PHAST: methods.Method.prepared)."""
+    return CORE_SIZE in graph.__dict__.get("_phast_hierarchies", {})
+
+
 def _check_core_size(core_size):
     if isinstance(core_size, bool) or not isinstance(core_size, (int, np.integer)) \
             or not 0 <= core_size <= MAX_CORE:
@@ -257,6 +267,7 @@ def _check_core_size(core_size):
               "hierarchies)",
         tree_from_distances=True,
         integer_weights_only=True,
+        prepared=hierarchy_built,
         options={"core_size": (CORE_SIZE, "vertices left uncontracted at the top, their "
                                           "all-pairs distances kept as a matrix (0: "
                                           "contract every vertex)")})
