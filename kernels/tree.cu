@@ -14,6 +14,16 @@
 //                       from an equally distant vertex (zero weights, or a float weight
 //                       too small to change the sum) stays UNCLAIMED, and so do the
 //                       sources.
+//   tight_in_arc_parents
+//                       vertex-parallel over the in-arcs (the transpose CSR: the graph
+//                       itself when undirected), one thread a vertex v, its in-arcs
+//                       PULL_ARCS at a time, loads in flight together: pred[v] = the
+//                       first tail u in in-arc order with dist[u] < dist[v] and
+//                       dist[u] + w == dist[v], and the row stops there. The same pointers
+//                       as tight_arc_parents' (any such u), at fewer gathers: the push
+//                       pass gathers dist at every arc's head, the pull pass at the tails
+//                       of a row's arcs up to its first tight one. Serial per vertex, so
+//                       the host runs it only where no vertex has many in-arcs.
 //   tree_unclaimed      count[0] += the reached vertices (finite distance) still
 //                       UNCLAIMED (the sources among them): when that is the number of
 //                       sources, the pass has built the whole tree.
@@ -33,10 +43,13 @@
 // sets pred = -1 instead and runs the parents pass alone.
 //
 // Launch: parents, grid-stride over tiles of TREE_TILE arcs (TREE_THREADS a tile);
-// unclaimed, grid-stride over the vertices; BFS steps, over the frontier.
+// in-arc parents and unclaimed, grid-stride over the vertices; BFS steps, over the
+// frontier.
 // Arguments: CSR (indptr[n+1] int64, indices[m] int32, weights[m] T); tile_row[tiles+1]
 // int32 (the row of each tile's first arc: the last row starting at or before it; n - 1
-// after the last tile; cached on the device graph, DeviceCSR.tile_rows); dist[n] T (final
+// after the last tile; cached on the device graph, DeviceCSR.tile_rows); the transpose
+// CSR (in_ptr[n+1] int64, in_tails[m] int32, in_weights[m] T; DeviceCSR.in_arcs) for
+// the in-arc pass; dist[n] T (final
 // distances, DistTraits<T>::inf() = unreached; the host runs the parents pass and the
 // count on int32 copies of integer distances and weights where every path length fits
 // int32); pred[n] int32; count[1] int32 (zeroed by the host); frontier[size] int32;
@@ -133,6 +146,40 @@ tight_arc_parents(const long long* __restrict__ indptr, const int* __restrict__ 
             if (v[k] < 0) continue;
             const T dv = dist[v[k]];
             if (dv != inf && du[k] < dv && du[k] + w[k] == dv) pred[v[k]] = (int)u[k];
+        }
+    }
+}
+
+#define PULL_ARCS 2  // in-arcs a thread of tight_in_arc_parents takes at a time
+
+template <typename T>
+__global__ void tight_in_arc_parents(const long long* __restrict__ in_ptr,
+                                     const int* __restrict__ in_tails,
+                                     const T* __restrict__ in_weights,
+                                     const T* __restrict__ dist, int n, int* pred) {
+    const T inf = DistTraits<T>::inf();
+    for (long long v = global_thread_id(); v < n; v += grid_stride()) {
+        const T dv = dist[v];
+        if (dv == inf) continue;
+        const long long end = in_ptr[v + 1];
+        for (long long e = in_ptr[v]; e < end; e += PULL_ARCS) {
+            int u[PULL_ARCS];
+            T w[PULL_ARCS], du[PULL_ARCS];
+#pragma unroll
+            for (int k = 0; k < PULL_ARCS; ++k) {  // read once: keep dist in L2 instead
+                u[k] = e + k < end ? __ldcs(in_tails + e + k) : -1;
+                if (u[k] >= 0) w[k] = __ldcs(in_weights + e + k);
+            }
+#pragma unroll
+            for (int k = 0; k < PULL_ARCS; ++k) du[k] = u[k] >= 0 ? dist[u[k]] : inf;
+            int tail = -1;
+#pragma unroll
+            for (int k = PULL_ARCS - 1; k >= 0; --k)
+                if (u[k] >= 0 && du[k] != inf && du[k] < dv && du[k] + w[k] == dv) tail = u[k];
+            if (tail >= 0) {
+                pred[v] = tail;
+                break;
+            }
         }
     }
 }

@@ -174,6 +174,98 @@ def test_tree_of_positive_integer_weights(device, seed, scale):
     assert (pred[~reached] == -1).all() and (pred[sources] == -1).all()
 
 
+def _in_degree_case(seed, hub, directed=True, dtype=np.int64):
+    """(graph, NetworkX graph, distances from 0, 1, 2) of a random graph of at most 6
+    in-arcs a vertex (0 to 6 random tails each; undirected, up to three edges a vertex
+    to v + 1, v + 5 and a random partner), some vertices unreached, or (``hub``) with
+    one vertex entered by 200 more arcs (the arc pass then)."""
+    rng = np.random.default_rng(seed)
+    n = 2500
+    if directed:
+        dst = np.repeat(np.arange(n), rng.integers(0, 7, n))
+        src = rng.integers(0, n, dst.size)
+    else:
+        v = np.arange(n)
+        ends = [(v, (v + 1) % n), (v, (v + 5) % n), (v, rng.permutation(n))]
+        keep = [rng.random(n) < p for p in (0.6, 0.6, 0.4)]
+        src = np.concatenate([a[k] for (a, _), k in zip(ends, keep)])
+        dst = np.concatenate([b[k] for (_, b), k in zip(ends, keep)])
+    if hub:
+        src = np.concatenate([src, rng.permutation(n)[:200]])
+        dst = np.concatenate([dst, np.full(200, 17)])
+    w = rng.integers(1 if dtype == np.int64 else 0, 5, src.size).astype(dtype)
+    graph = CSRGraph.from_edge_arrays(n, src, dst, w, directed=directed)
+    G = to_networkx(graph)
+    lengths = nx.multi_source_dijkstra_path_length(G, [0, 1, 2])
+    dist = np.full(n, distance_inf(dtype), dtype=dtype)
+    dist[list(lengths)] = list(lengths.values())
+    return graph, G, dist, set(lengths)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.float64])
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("hub", [False, True])
+def test_tree_pass_over_in_or_out_arcs(device, monkeypatch, hub, directed, dtype):
+    """The tree's pass reads the in-arcs (the transpose CSR, built once on the device
+    and cached; an undirected graph's own arcs) where no vertex has more than
+    PULL_MAX_IN_DEGREE of them, else the out-arcs, and either gives a tree of tight
+    arcs (zero weights with float: the breadth-first search finishes it); in-arcs that
+    would not fit in memory fall back to the out-arcs."""
+    from nx_gpusp.ops import tree as tree_ops
+    from nx_gpusp.solvers.sssp.tree import PULL_MAX_IN_DEGREE
+
+    graph, G, dist, reached = _in_degree_case(5, hub, directed, dtype)
+    ex = Executor(device)
+    assert graph.on(ex).max_in_degree == int(np.bincount(graph.indices).max())
+    assert (graph.on(ex).max_in_degree > PULL_MAX_IN_DEGREE) == hub
+    ops = type(ex.ops("tree"))
+    passes = []
+    for name in ("tight_arc_parents", "tight_in_arc_parents"):
+        def spy(self, *args, _name=name, _fn=getattr(ops, name), **kwargs):
+            passes.append(_name)
+            return _fn(self, *args, **kwargs)
+        monkeypatch.setattr(ops, name, spy)
+    pred = ex.to_host(shortest_path_tree(ex, graph, ex.asarray(dist), [0, 1, 2]))
+    assert_tight_tree(G, dist, pred, [0, 1, 2], reached)
+    assert passes == ["tight_arc_parents" if hub else "tight_in_arc_parents"]
+    if not hub:
+        assert ("in_tails" in graph.on(ex).__dict__) == directed
+        fresh = CSRGraph(graph.indptr, graph.indices, graph.weights, directed=directed)
+        fresh.on(ex).weights  # on the device before memory runs short
+        device_dist = ex.asarray(dist)
+        monkeypatch.setattr(type(ex), "free_bytes", lambda self: 1000)
+        assert (fresh.on(ex).in_arcs(dtype) is None) == directed
+        pred = ex.to_host(shortest_path_tree(ex, fresh, device_dist, [0, 1, 2]))
+        assert_tight_tree(G, dist, pred, [0, 1, 2], reached)
+        assert passes[-1] == ("tight_arc_parents" if directed else "tight_in_arc_parents")
+
+
+@pytest.mark.parametrize("multigraph", [False, True])
+def test_in_arcs_are_the_reverse_graph(device, multigraph):
+    """DeviceCSR.in_arcs: the transpose CSR, rows by head and tails ascending (as
+    CSRGraph.reverse, built on the host), its weights in the type asked for; the
+    undirected graph's own arrays."""
+    rng = np.random.default_rng(3)
+    n, m = 300, 2000
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    G = nx.MultiDiGraph() if multigraph else nx.DiGraph()
+    G.add_nodes_from(range(n))
+    G.add_weighted_edges_from(zip(src.tolist(), dst.tolist(), rng.integers(1, 9, m).tolist()))
+    from nx_gpusp.convert import from_networkx
+    graph = from_networkx(G, weight="weight")
+    rev = graph.reverse
+    ex = Executor(device)
+    for dtype in (np.int32, np.int64, np.float64):
+        in_ptr, in_tails, in_weights = map(ex.to_host, graph.on(ex).in_arcs(dtype))
+        np.testing.assert_array_equal(in_ptr, rev.indptr)
+        np.testing.assert_array_equal(in_tails, rev.indices)
+        assert in_tails.dtype == np.int32 and in_weights.dtype == dtype
+        np.testing.assert_array_equal(in_weights, rev.weights.astype(dtype))
+    und = from_networkx(G.to_undirected(), weight="weight")
+    in_ptr, in_tails, _ = und.on(ex).in_arcs(np.int64)
+    assert in_ptr is und.on(ex).indptr and in_tails is und.on(ex).indices
+
+
 # -- CUDA kernels against their NumPy twins (GPU only) ----------------------------------
 @pytest.fixture(scope="module")
 def executors():
@@ -351,6 +443,33 @@ class TestKernelsMatchTwins:
                        for u, v in zip(tails.tolist(), heads.tolist()))
             resolved.append(heads)
         np.testing.assert_array_equal(*resolved)
+
+    @pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float64])
+    @pytest.mark.parametrize("directed", [True, False])
+    @pytest.mark.parametrize("seed", range(3))
+    def test_tight_in_arc_parents_matches_twin(self, executors, seed, directed, dtype):
+        """The pass over the in-arcs: the same pointer on both devices (each vertex's
+        first strictly closer tail of a tight in-arc, in in-arc order), unclaimed
+        vertices left as they were; in-degrees 0 to 6, odd and even (the kernel takes
+        two in-arcs at a time), zero weights, unreached vertices, three sources."""
+        graph, G, dist, _ = _in_degree_case(20 + seed, False, directed,
+                                            np.float64 if dtype == np.float64 else np.int64)
+        dist = dist.astype(dtype) if dtype != np.int32 else np.where(
+            dist == distance_inf(np.int64), distance_inf(np.int32), dist).astype(np.int32)
+        got = []
+        for ex in executors:
+            pred = ex.ops("tree").unclaimed_preds(graph.n)
+            ex.ops("tree").tight_in_arc_parents(graph.on(ex).in_arcs(dtype), ex.asarray(dist),
+                                                pred)
+            got.append(ex.to_host(pred))
+        np.testing.assert_array_equal(*got)
+        heads = np.flatnonzero(got[0] >= 0)
+        tails = got[0][heads]
+        assert heads.size > graph.n // 4
+        assert (dist[tails] < dist[heads]).all()
+        assert all(dist[u] + G[u][v]["weight"] == dist[v]
+                   for u, v in zip(tails.tolist(), heads.tolist()))
+        assert (got[0][np.setdiff1d(np.arange(graph.n), heads)] == UNCLAIMED).all()
 
     @pytest.mark.parametrize("shape", ["uniform", "hubs"])
     def test_tree_unclaimed_matches_twin(self, executors, shape):

@@ -1,6 +1,6 @@
 """Kernel table for kernels/tree.cu (shortest-path tree from final distances: a strict
-tight-arc pass, a count of what it leaves, then tight-arc BFS for that) and its NumPy
-twin."""
+tight-arc pass over the out-arcs or the in-arcs, a count of what it leaves, then
+tight-arc BFS for that) and its NumPy twin."""
 
 import numpy as np
 
@@ -19,7 +19,8 @@ TREE_TILE = 1024  # arcs a block of tight_arc_parents takes at a time (tree.cu)
 
 class CudaOps(CudaKernelTable):
     source = "tree.cu"
-    templates = ("tight_arc_parents", "tree_unclaimed", "tight_arc_bfs_step")
+    templates = ("tight_arc_parents", "tight_in_arc_parents", "tree_unclaimed",
+                 "tight_arc_bfs_step")
     plain = ("tree_finish",)
     types = (np.int64, np.float64, np.int32)  # int32: the pass on narrowed distances
 
@@ -46,6 +47,14 @@ class CudaOps(CudaKernelTable):
             g.indptr, g.indices, g.weights if weights is None else weights,
             g.tile_rows(TREE_TILE), dist, scalar(g.m, np.int64), pred), dtype=dist.dtype,
             block=BLOCK)
+
+    def tight_in_arc_parents(self, in_arcs, dist, pred):
+        """``in_arcs``: (in_ptr, in_tails, in_weights) in ``dist``'s type
+        (DeviceCSR.in_arcs)."""
+        in_ptr, in_tails, in_weights = in_arcs
+        self.launch("tight_in_arc_parents", dist.size, (
+            in_ptr, in_tails, in_weights, dist, scalar(dist.size, np.int32), pred),
+            dtype=dist.dtype)
 
     def tree_unclaimed(self, dist, pred, count):
         self.launch("tree_unclaimed", dist.size, (
@@ -81,6 +90,20 @@ class NumpyOps(NumpyTwin):
         with np.errstate(over="ignore", invalid="ignore"):
             tight = (du != inf) & (dv != inf) & (du < dv) & (du + weights == dv)
         pred[g.indices[tight]] = tails[tight]
+
+    def tight_in_arc_parents(self, in_arcs, dist, pred):
+        """pred[v] = the first strictly closer tail of a tight in-arc of v, in in-arc
+        order; the others are left as they are."""
+        in_ptr, in_tails, in_weights = in_arcs
+        if not in_tails.size:
+            return
+        inf = distance_inf(dist.dtype)
+        heads = np.repeat(np.arange(dist.size), np.diff(in_ptr))
+        du, dv = dist[in_tails], dist[heads]
+        with np.errstate(over="ignore", invalid="ignore"):
+            tight = (du != inf) & (dv != inf) & (du < dv) & (du + in_weights == dv)
+        heads, first = np.unique(heads[tight], return_index=True)
+        pred[heads] = in_tails[tight][first]
 
     def tree_unclaimed(self, dist, pred, count):
         """count[0] += the reached vertices still UNCLAIMED."""
