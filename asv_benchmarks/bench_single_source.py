@@ -108,10 +108,15 @@ class SSSPRace:
     def time_source0_paths(self, workload, impl):
         self.paths(0)
 
+    # the GPU warmed again with the timed call right before the 10 sources, as the bench
+    # race does: asv calls a track_ method some time after its setup
     def track_median10(self, workload, impl):
-        return median_time(self.lengths, self.sources)[0]
+        return median_time(self.lengths, self.sources, ready=self._warm)[0]
     track_median10.unit = "seconds"
 
     def track_median10_paths(self, workload, impl):
-        return median_time(self.paths, self.sources)[0]
+        return median_time(self.paths, self.sources, ready=self._warm)[0]
     track_median10_paths.unit = "seconds"
+
+    def _warm(self, work):
+        warm_device(self.ex, work=work)
