@@ -210,7 +210,7 @@ class CudaOps(CudaKernelTable):
             st.gd, st.ctl, st.tctl, scalar(cap, np.int32), scalar(max_rounds, np.int32),
             scalar(int(track_pred), np.int32), scalar(cutoff, T), scalar(target, np.int32),
             scalar(inline_cap, np.int32), scalar(inline_arcs, np.int32), *_queue(heavy),
-            scalar(arc_cap, np.int64), NULL if keys is None else keys),
+            scalar(arc_cap, np.int64), _keys(keys)),
             shared_mem=shared)
 
     def grid_round(self, g, st, size, parity, track_pred, cutoff, target, keys=None):
@@ -224,7 +224,7 @@ class CudaOps(CudaKernelTable):
         name, kind = self._variant("nf_relax_grid", T, keys)
         self.launch(name, warps * 32, (
             g.indptr, g.indices, g.weights, cv, cd, sz, st.tctl, st.dist, st.stamp, nv,
-            st.ctl, scalar(cutoff, T), NULL if keys is None else keys), dtype=kind)
+            st.ctl, scalar(cutoff, T), _keys(keys)), dtype=kind)
         if track_pred:
             self.launch("nf_predecessors_grid", warps * 32, (
                 g.indptr, g.indices, g.weights, cv, cd, sz, st.tctl, st.dist, st.stamp,
@@ -266,7 +266,7 @@ class CudaOps(CudaKernelTable):
                                          "dwidth", "dcount", "dhist")),
             scalar(fmin0, T), scalar(delta0, T), scalar(target, np.int32),
             scalar(distance_inf(T) if settle is None else settle, T), *_queue(heavy),
-            NULL if keys is None else keys, scalar(span, np.int32)),
+            _keys(keys), scalar(span, np.int32)),
             enable_cooperative_groups=True)
 
     def dense_control(self, dtype):
@@ -299,6 +299,11 @@ class CudaOps(CudaKernelTable):
                                start=xp.empty(cap, dtype=np.int64),
                                d=xp.empty(cap, dtype=dtype), count=xp.zeros(3, dtype=np.int32),
                                cap=cap)
+
+
+def _keys(keys):
+    """The kernels' keys argument (a keyed run's): a null pointer for none."""
+    return NULL if keys is None else keys
 
 
 def _queue(heavy):
