@@ -525,7 +525,6 @@ class DeviceCSR:
             rows = self.__dict__[key] = self._ex.asarray(rows)
         return rows
 
-
     @functools.cached_property
     def in_ptr(self):
         """Row offsets of the transpose CSR (int64[n+1]; a count of the heads on the
