@@ -84,11 +84,8 @@ class NumpyOps(NumpyTwin):
         if not g.m:
             return
         weights = g.weights if weights is None else weights
-        inf = distance_inf(dist.dtype)
         tails = np.repeat(np.arange(g.n), np.diff(g.indptr))
-        du, dv = dist[tails], dist[g.indices]
-        with np.errstate(over="ignore", invalid="ignore"):
-            tight = (du != inf) & (dv != inf) & (du < dv) & (du + weights == dv)
+        tight = _strictly_tight(dist, tails, g.indices, weights)
         pred[g.indices[tight]] = tails[tight]
 
     def tight_in_arc_parents(self, in_arcs, dist, pred):
@@ -97,11 +94,8 @@ class NumpyOps(NumpyTwin):
         in_ptr, in_tails, in_weights = in_arcs
         if not in_tails.size:
             return
-        inf = distance_inf(dist.dtype)
         heads = np.repeat(np.arange(dist.size), np.diff(in_ptr))
-        du, dv = dist[in_tails], dist[heads]
-        with np.errstate(over="ignore", invalid="ignore"):
-            tight = (du != inf) & (dv != inf) & (du < dv) & (du + in_weights == dv)
+        tight = _strictly_tight(dist, in_tails, heads, in_weights)
         heads, first = np.unique(heads[tight], return_index=True)
         pred[heads] = in_tails[tight][first]
 
@@ -123,3 +117,12 @@ class NumpyOps(NumpyTwin):
         k = int(next_size[0])
         next_frontier[k:k + len(heads)] = heads
         next_size[0] = k + len(heads)
+
+
+def _strictly_tight(dist, tails, heads, weights):
+    """The arcs (tails[i], heads[i]) of both ends reached whose tail is strictly closer
+    and whose weight makes up the difference (the passes' test in tree.cu)."""
+    inf = distance_inf(dist.dtype)
+    du, dv = dist[tails], dist[heads]
+    with np.errstate(over="ignore", invalid="ignore"):
+        return (du != inf) & (dv != inf) & (du < dv) & (du + weights == dv)
