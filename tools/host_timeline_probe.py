@@ -23,7 +23,8 @@ from nx_gpusp.solvers.sssp import near_far as near_far_solver
 
 NEAR_FAR = ("init_state", "block_rounds", "grid_round", "flag_entries", "narrow", "widen",
             "dense_phase", "heavy_rows", "unset_keys", "key_predecessors")
-TREE = ("no_preds", "unclaimed_preds", "tight_arc_parents", "tree_unclaimed", "tree_finish")
+TREE = ("no_preds", "unclaimed_preds", "tight_arc_parents", "tight_in_arc_parents",
+        "tree_unclaimed", "tree_finish")
 SOLVER = ("dense_rounds", "_initial_state", "_hand_over_space")
 
 
