@@ -10,7 +10,8 @@ import networkx as nx
 
 from nx_gpusp.bench import (PEERS, RACE_IMPLS, kernel_runner, median_time, peer_runner,
                             peer_skip_reason, pick_sources, preprocessing_skip_reason,
-                            race_impls, race_runner, race_sources, warm_device)
+                            race_impls, race_runner, race_sources, warm_device,
+                            warm_ready)
 
 from . import workloads as W
 
@@ -111,12 +112,9 @@ class SSSPRace:
     # the GPU warmed again with the timed call right before the 10 sources, as the bench
     # race does: asv calls a track_ method some time after its setup
     def track_median10(self, workload, impl):
-        return median_time(self.lengths, self.sources, ready=self._warm)[0]
+        return median_time(self.lengths, self.sources, ready=warm_ready(self.ex))[0]
     track_median10.unit = "seconds"
 
     def track_median10_paths(self, workload, impl):
-        return median_time(self.paths, self.sources, ready=self._warm)[0]
+        return median_time(self.paths, self.sources, ready=warm_ready(self.ex))[0]
     track_median10_paths.unit = "seconds"
-
-    def _warm(self, work):
-        warm_device(self.ex, work=work)

@@ -293,6 +293,12 @@ def warm_device(ex, seconds=WARM_S, work=None):
         ex.synchronize()
 
 
+def warm_ready(ex):
+    """``ready`` for median_time and race_times: warm_device with the call about to be
+    timed."""
+    return lambda work: warm_device(ex, work=work)
+
+
 _T0 = time.perf_counter()
 
 
@@ -401,7 +407,7 @@ def _method_row(case, method, graph, ex, sources, reference, G, workload=None):
     try:
         med, times, results = median_time(kernel_runner(case.problem, method, graph, ex),
                                           sources, slow=SLOW_CALL_S,
-                                          ready=lambda work: warm_device(ex, work=work))
+                                          ready=warm_ready(ex))
     except Exception as exc:  # a method that cannot take this graph: say why
         return {"impl": method.name, "note": f"failed: {type(exc).__name__}: {exc}"}
     row = {"impl": method.name, "kernel_s": med}
@@ -781,7 +787,7 @@ def run_race(case, *, device, repeat=5, n_sources=RACE_SOURCES, skip_scipy=False
     ex = get_executor(device)
     graph = _build(case, log)
     sources = race_sources(graph, n_sources)
-    ready = lambda work: warm_device(ex, work=work)  # noqa: E731
+    ready = warm_ready(ex)
     rows, reference = [], None
     for impl in impls:
         if impl == "scipy" and skip_scipy:

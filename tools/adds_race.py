@@ -119,7 +119,7 @@ def race(workload, ex, adds, folder, repeat, timeout, log=print):
     graph = case.build()
     sources = bench.race_sources(graph)
     log(f"# {case.label}: {graph.n} nodes, {graph.m} arcs; sources 0 and {sources}")
-    ready = lambda work: bench.warm_device(ex, work=work)  # noqa: E731
+    ready = bench.warm_ready(ex)
     row = {"graph": case.label, "n": graph.n, "m": graph.m, "sources": sources}
     run = bench.race_runner("auto", graph, ex)
     row["gpusp_src0_ms"], row["gpusp_median_ms"], first = (

@@ -43,7 +43,7 @@ def probe(ex, graph, spec, sources, reference):
         return result
 
     med, times, results = bench.median_time(run, sources,  # sources[0]: the warm-up
-                                            ready=lambda work: bench.warm_device(ex, work=work))
+                                            ready=bench.warm_ready(ex))
     dists = [ex.to_host(distances_from_levels(r.dist)) for r in results]
     ok = np.array_equal(float_distances(dists[-1]), reference)
     gteps = statistics.median(bench.reached_arcs(graph, d) / t
@@ -53,8 +53,7 @@ def probe(ex, graph, spec, sources, reference):
 
 def sssp_time(ex, graph, name, sources):
     run = bench.kernel_runner("sssp", get_method("sssp", name), graph, ex)
-    ready = lambda work: bench.warm_device(ex, work=work)  # noqa: E731
-    return bench.median_time(run, sources, ready=ready)[0]
+    return bench.median_time(run, sources, ready=bench.warm_ready(ex))[0]
 
 
 def batched_time(ex, graph, count):

@@ -39,7 +39,7 @@ def probe(ex, graph, spec, sources, reference):
     run = bench.kernel_runner("sssp", get_method("sssp", name), graph, ex, kw,
                               want_pred=want_pred, whole_result=True)
     med, _, results = bench.median_time(run, sources,  # sources[0]: the warm-up
-                                        ready=lambda work: bench.warm_device(ex, work=work))
+                                        ready=bench.warm_ready(ex))
     r = results[-1]
     ok = np.array_equal(float_distances(ex.to_host(r.dist)), reference)
     return med, ok, r.stats
