@@ -424,8 +424,10 @@ __device__ int visit_entry_arcs(const long long* __restrict__ indptr, const int*
 // flagged vertex at or above thr stays pending: flagged in flag_out. So does one whose
 // row is longer than HEAVY_ARCS at a distance above long_thr (see nf_dense_rounds: a
 // hub's row is walked once its distance is nearly final, not again each time it drops).
-// take: as the entries of visit_entry_arcs (32 vertices a warp at a time, one a lane);
-// visit_flagged_arcs walks spans of them.
+// admit decides for one vertex whose flag is cleared; take reads and clears the flag
+// first, as the entries of visit_entry_arcs (32 vertices a warp at a time, one a lane).
+// visit_flagged_arcs walks spans of them through admit (its graphs have no row longer
+// than HEAVY_ARCS, so the long-row rule never holds there).
 template <typename T> struct FlaggedVertices {
     unsigned char* flag; unsigned char* flag_out; const T* dist; T thr; Pending<T> pending;
     const long long* indptr; T long_thr;
@@ -433,15 +435,21 @@ template <typename T> struct FlaggedVertices {
         flag_out[i] = 1;
         pending.add(du);
     }
-    __device__ __forceinline__ bool take(long long i, int& u, T& du) const {
-        if (!flag[i]) return false;
-        flag[i] = 0;
-        du = dist[i];
+    // Flagged vertex i at distance du, its flag cleared: relaxed now (true), or not
+    // reached, or pending for a later round (stay).
+    __device__ __forceinline__ bool admit(long long i, T du) const {
         if (du == DistTraits<T>::inf()) return false;
         if (!(du < thr) || (du > long_thr && indptr[i + 1] - indptr[i] > HEAVY_ARCS)) {
             stay(static_cast<int>(i), du);
             return false;
         }
+        return true;
+    }
+    __device__ __forceinline__ bool take(long long i, int& u, T& du) const {
+        if (!flag[i]) return false;
+        flag[i] = 0;
+        du = dist[i];
+        if (!admit(i, du)) return false;
         u = static_cast<int>(i);
         return true;
     }
@@ -491,12 +499,7 @@ __device__ int visit_flagged_arcs(const long long* __restrict__ indptr, const in
             if (!flagged[j]) continue;
             const int i = static_cast<int>(base + 32 * j + lane);
             f.flag[i] = 0;
-            if (d[j] == DistTraits<T>::inf()) continue;
-            if (d[j] < f.thr) {
-                mine |= 1u << j;
-            } else {
-                f.stay(i, d[j]);
-            }
+            if (f.admit(i, d[j])) mine |= 1u << j;
         }
         const int count = __popc(mine);
         const int incl = warp_inclusive_sum(count);
