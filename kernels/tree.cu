@@ -30,6 +30,19 @@
 //   tree_finish         where count[0] is the number of sources (the pass built the whole
 //                       tree), UNCLAIMED becomes -1; else nothing: launched behind the
 //                       count, so the host reads the count only to decide on the fallback.
+//   in_degree_count     counts[v] += 1 for every arc into v (an atomic add a thread an
+//                       arc; the host zeroes counts); in_degree_max: most[0] = the largest
+//                       count (each warp's maximum, one atomicMax; the host zeroes most).
+//                       The host reads it to choose between the two passes.
+//   arc_tails           tails[e] = the row of arc e (tiles of TREE_TILE arcs, each row
+//                       found as tight_arc_parents finds it).
+//   transpose_arcs      the transpose CSR from ``order``, the arcs sorted by head (a stable
+//                       sort: kernels/distance_order.cu over the heads, so each row's tails
+//                       ascend): in_tails[k] = tails[order[k]], in_weights[k] =
+//                       weights[order[k]], and for each v in [0, n] in_ptr[v] = the arcs
+//                       whose head is below v (a binary search of the sorted heads). No
+//                       CuPy routine is used: its sort, count and search would load or
+//                       compile their own modules in each process's first paths call.
 //   tight_arc_bfs_step  the fallback for the rest: level-synchronous breadth-first search
 //                       over tight arcs (dist[u] + w == dist[v]) from every claimed
 //                       vertex, one thread per frontier vertex u; the first thread to
@@ -42,8 +55,9 @@
 // pass claims every reached vertex but the sources (integer weights of at least 1), it
 // sets pred = -1 instead and runs the parents pass alone.
 //
-// Launch: parents, grid-stride over tiles of TREE_TILE arcs (TREE_THREADS a tile);
-// in-arc parents and unclaimed, grid-stride over the vertices; BFS steps, over the
+// Launch: parents and arc_tails, grid-stride over tiles of TREE_TILE arcs (TREE_THREADS
+// a tile); in-arc parents, unclaimed and in_degree_max, grid-stride over the vertices;
+// in_degree_count over the arcs; transpose_arcs over max(m, n + 1); BFS steps, over the
 // frontier.
 // Arguments: CSR (indptr[n+1] int64, indices[m] int32, weights[m] T); tile_row[tiles+1]
 // int32 (the row of each tile's first arc: the last row starting at or before it; n - 1
@@ -53,7 +67,8 @@
 // distances, DistTraits<T>::inf() = unreached; the host runs the parents pass and the
 // count on int32 copies of integer distances and weights where every path length fits
 // int32); pred[n] int32; count[1] int32 (zeroed by the host); frontier[size] int32;
-// next_frontier[n] int32 and next_size[1] int32 (zeroed by the host).
+// next_frontier[n] int32 and next_size[1] int32 (zeroed by the host); counts[n] int32,
+// most[1] int32, tails[m] int32, order[m] int32 (m < 2^31).
 #include "arc_visitors.cuh"
 
 #define UNCLAIMED (-16843010)  // 0xFEFEFEFE (ops/tree.py: UNCLAIMED)
@@ -217,4 +232,57 @@ __global__ void tight_arc_bfs_step(const long long* __restrict__ indptr,
             }
         });
     });
+}
+
+// ---- the transpose CSR that tight_in_arc_parents reads (DeviceCSR.in_arcs) ----------
+
+__global__ void in_degree_count(const int* __restrict__ indices, long long m, int* counts) {
+    for (long long e = global_thread_id(); e < m; e += grid_stride())
+        atomicAdd(&counts[indices[e]], 1);
+}
+
+__global__ void in_degree_max(const int* __restrict__ counts, int n, int* most) {
+    int best = 0;
+    for (long long v = global_thread_id(); v < n; v += grid_stride()) best = max(best, counts[v]);
+    for (int off = 16; off > 0; off >>= 1)
+        best = max(best, __shfl_down_sync(0xffffffffu, best, off));
+    if ((threadIdx.x & 31) == 0 && best) atomicMax(most, best);
+}
+
+__global__ void __launch_bounds__(TREE_THREADS)
+arc_tails(const long long* __restrict__ indptr, const int* __restrict__ tile_row, long long m,
+          int* tails) {
+    __shared__ __align__(16) int row_at[TREE_TILE];
+    __shared__ int warp_max[TREE_THREADS / 32];
+    for (long long tile = blockIdx.x; tile * TREE_TILE < m; tile += gridDim.x) {
+        const long long first = tile * TREE_TILE;
+        const long long last = min(first + TREE_TILE, m) - 1;
+        const long long lo = __ldg(tile_row + tile), next = __ldg(tile_row + tile + 1);
+        __syncthreads();  // the previous tile's row_at is read
+        tile_rows(indptr, first, last, lo, next, row_at, warp_max);
+        for (int i = threadIdx.x; first + i <= last; i += TREE_THREADS)
+            tails[first + i] = static_cast<int>(lo + row_at[i]);
+    }
+}
+
+template <typename T>
+__global__ void transpose_arcs(const int* __restrict__ indices, const int* __restrict__ order,
+                               const int* __restrict__ tails, const T* __restrict__ weights,
+                               long long m, int n, long long* in_ptr, int* in_tails,
+                               T* in_weights) {
+    for (long long i = global_thread_id(); i < m || i <= n; i += grid_stride()) {
+        if (i < m) {
+            const int e = order[i];
+            in_tails[i] = tails[e];
+            in_weights[i] = weights[e];
+        }
+        if (i <= n) {  // the arcs whose head is below i: a search of the heads in order
+            long long lo = 0, hi = m;
+            while (lo < hi) {
+                const long long mid = (lo + hi) >> 1;
+                if (indices[order[mid]] < i) lo = mid + 1; else hi = mid;
+            }
+            in_ptr[i] = lo;
+        }
+    }
 }

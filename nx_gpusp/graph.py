@@ -526,27 +526,22 @@ class DeviceCSR:
         return rows
 
     @functools.cached_property
-    def in_ptr(self):
-        """Row offsets of the transpose CSR (int64[n+1]; a count of the heads on the
-        device); an undirected graph's own indptr."""
-        if not self._graph.directed:
-            return self.indptr
-        xp = self._ex.xp
-        in_ptr = xp.zeros(self.n + 1, dtype=np.int64)
-        xp.cumsum(xp.bincount(self.indices, minlength=self.n), out=in_ptr[1:])
-        return in_ptr
-
-    @functools.cached_property
     def max_in_degree(self):
-        """The most arcs entering one vertex (0 for a graph without vertices)."""
-        return int(self._ex.xp.diff(self.in_ptr).max()) if self.n else 0
+        """The most arcs entering one vertex (0 for a graph without vertices): counted on
+        the device, an undirected graph's most arcs leaving one."""
+        if not self.n:
+            return 0
+        if not self._graph.directed:
+            return self._graph.max_out_degree
+        return self._ex.ops("tree").max_in_degree(self)
 
     def in_arcs(self, dtype):
         """The transpose CSR, (in_ptr int64[n+1], in_tails int32[m], in_weights[m] as
         ``dtype``: exact only where the caller proved the weights fit), rows by head,
         each row's arcs in tail order; an undirected graph's own arrays. Built on the
-        device (a stable sort of the heads) when first asked for and cached; None where
-        it would not fit in half the free memory (callers then read the out-arcs)."""
+        device by the tree kernels when first asked for and cached per dtype; None where
+        it would not fit in half the free memory, or where the graph has 2**31 arcs or
+        more (callers then read the out-arcs)."""
         graph, ex = self._graph, self._ex
         weights = graph.weights_as(ex, dtype, if_fits=True)
         if weights is None:
@@ -556,20 +551,16 @@ class DeviceCSR:
         key = f"in_weights_{np.dtype(dtype).name}"
         cached = self.__dict__.get(key)
         if cached is not None:
-            return self.in_ptr, self.__dict__["in_tails"], cached
-        built = "in_tails" in self.__dict__
-        # the sort's order (int64) and the tails it gathers, beside what is kept
-        need = self.m * (16 + np.dtype(dtype).itemsize + (0 if built else 4))
-        if 2 * need > ex.free_bytes():
+            return self.__dict__["in_ptr"], self.__dict__["in_tails"], cached
+        # the sort's keys and values (two of each), the arcs' tails and what is kept
+        need = self.m * (28 + np.dtype(dtype).itemsize) + 8 * self.n
+        if self.m >= 2**31 or 2 * need > ex.free_bytes():
             return None
-        xp = ex.xp
-        order = xp.argsort(self.indices, kind="stable")  # rows by head, tails ascending
-        if not built:
-            tails = xp.searchsorted(self.indptr, order, side="right") - 1
-            self.__dict__["in_tails"] = tails.astype(np.int32)
-            del tails
-        in_weights = self.__dict__[key] = weights[order]
-        return self.in_ptr, self.__dict__["in_tails"], in_weights
+        in_ptr, in_tails, in_weights = ex.ops("tree").in_arcs(self, weights)
+        self.__dict__.setdefault("in_ptr", in_ptr)
+        self.__dict__.setdefault("in_tails", in_tails)
+        self.__dict__[key] = in_weights
+        return self.__dict__["in_ptr"], self.__dict__["in_tails"], in_weights
 
 
 def _merge_parallel_arcs(n, src, dst, w):

@@ -471,6 +471,37 @@ class TestKernelsMatchTwins:
                    for u, v in zip(tails.tolist(), heads.tolist()))
         assert (got[0][np.setdiff1d(np.arange(graph.n), heads)] == UNCLAIMED).all()
 
+    @pytest.mark.parametrize("shape", ["random", "hub rows", "in-degree holes", "no arcs"])
+    @pytest.mark.parametrize("seed", range(3))
+    def test_transpose_matches_twin(self, executors, seed, shape):
+        """The device's transpose CSR (in-degree count and maximum, arc tails, the
+        stable sort by head, the row offsets) equals the twin's for random directed
+        graphs: empty rows, out-rows longer than a tile, runs of vertices without
+        in-arcs at both ends and inside, a graph without arcs; three weight types."""
+        rng = np.random.default_rng(seed)
+        n = int(rng.integers(1, 5000))
+        m = 0 if shape == "no arcs" else int(rng.integers(1, 40000))
+        src = rng.integers(0, n, m)
+        dst = rng.integers(0, n, m)
+        if shape == "hub rows":
+            src[rng.random(m) < 0.5] = rng.integers(0, 3)
+        if shape == "in-degree holes":  # heads only in a few bands of the vertices
+            dst = (dst % max(n // 10, 1)) + n // 3
+            dst = np.minimum(dst, n - 1)
+        graph = CSRGraph.from_edge_arrays(n, src, dst, rng.integers(1, 100, m).astype(np.int64),
+                                          directed=True)
+        for dtype in (np.int32, np.int64, np.float64):
+            got = [[ex.to_host(a) for a in ex.ops("tree").in_arcs(
+                        graph.on(ex), graph.weights_as(ex, dtype, if_fits=True))]
+                   for ex in executors]
+            for device, host in zip(*got):
+                np.testing.assert_array_equal(device, host)
+                assert device.dtype == host.dtype
+        if n:
+            most = [ex.ops("tree").max_in_degree(graph.on(ex)) for ex in executors]
+            assert most[0] == most[1] == (int(np.bincount(graph.indices, minlength=n).max())
+                                          if graph.m else 0)
+
     @pytest.mark.parametrize("shape", ["uniform", "hubs"])
     def test_tree_unclaimed_matches_twin(self, executors, shape):
         """The count of reached vertices left unclaimed (pointers set at random, some

@@ -1,6 +1,6 @@
 """Kernel table for kernels/tree.cu (shortest-path tree from final distances: a strict
 tight-arc pass over the out-arcs or the in-arcs, a count of what it leaves, then
-tight-arc BFS for that) and its NumPy twin."""
+tight-arc BFS for that; the transpose CSR the in-arc pass reads) and its NumPy twin."""
 
 import numpy as np
 
@@ -20,8 +20,8 @@ TREE_TILE = 1024  # arcs a block of tight_arc_parents takes at a time (tree.cu)
 class CudaOps(CudaKernelTable):
     source = "tree.cu"
     templates = ("tight_arc_parents", "tight_in_arc_parents", "tree_unclaimed",
-                 "tight_arc_bfs_step")
-    plain = ("tree_finish",)
+                 "tight_arc_bfs_step", "transpose_arcs")
+    plain = ("tree_finish", "in_degree_count", "in_degree_max", "arc_tails")
     types = (np.int64, np.float64, np.int32)  # int32: the pass on narrowed distances
 
     def _preds_of_bytes(self, n, byte):
@@ -55,6 +55,33 @@ class CudaOps(CudaKernelTable):
         self.launch("tight_in_arc_parents", dist.size, (
             in_ptr, in_tails, in_weights, dist, scalar(dist.size, np.int32), pred),
             dtype=dist.dtype)
+
+    def max_in_degree(self, g):
+        """The most arcs entering one vertex of ``g`` (a DeviceCSR with n > 0)."""
+        cp = self.cp
+        counts = cp.zeros(g.n, dtype=np.int32)
+        most = cp.zeros(1, dtype=np.int32)
+        self.launch("in_degree_count", g.m, (g.indices, scalar(g.m, np.int64), counts))
+        self.launch("in_degree_max", g.n, (counts, scalar(g.n, np.int32), most),
+                    max_blocks=self.resident_blocks("in_degree_max"))
+        return int(self.ex.to_host(most)[0])
+
+    def in_arcs(self, g, weights):
+        """The transpose CSR of ``g`` (a DeviceCSR with m < 2**31): (in_ptr int64[n+1],
+        in_tails int32[m], in_weights[m] of ``weights``' type), rows by head, each row's
+        tails ascending."""
+        cp, n, m = self.cp, g.n, g.m
+        order = self.ex.ops("distance_order").distance_order(g.indices)  # stable by head
+        tails = cp.empty(m, dtype=np.int32)
+        self.launch("arc_tails", -(-m // TREE_TILE) * BLOCK, (
+            g.indptr, g.tile_rows(TREE_TILE), scalar(m, np.int64), tails))
+        in_ptr = cp.empty(n + 1, dtype=np.int64)
+        in_tails = cp.empty(m, dtype=np.int32)
+        in_weights = cp.empty(m, dtype=weights.dtype)
+        self.launch("transpose_arcs", max(m, n + 1), (
+            g.indices, order, tails, weights, scalar(m, np.int64), scalar(n, np.int32),
+            in_ptr, in_tails, in_weights), dtype=weights.dtype)
+        return in_ptr, in_tails, in_weights
 
     def tree_unclaimed(self, dist, pred, count):
         self.launch("tree_unclaimed", dist.size, (
@@ -98,6 +125,16 @@ class NumpyOps(NumpyTwin):
         tight = _strictly_tight(dist, in_tails, heads, in_weights)
         heads, first = np.unique(heads[tight], return_index=True)
         pred[heads] = in_tails[tight][first]
+
+    def max_in_degree(self, g):
+        return int(np.bincount(g.indices, minlength=g.n).max())
+
+    def in_arcs(self, g, weights):
+        order = np.argsort(g.indices, kind="stable")
+        tails = np.repeat(np.arange(g.n, dtype=np.int32), np.diff(g.indptr))
+        in_ptr = np.zeros(g.n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(g.indices, minlength=g.n), out=in_ptr[1:])
+        return in_ptr, tails[order], weights[order]
 
     def tree_unclaimed(self, dist, pred, count):
         """count[0] += the reached vertices still UNCLAIMED."""
