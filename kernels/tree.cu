@@ -43,6 +43,12 @@
 //                       whose head is below v (a binary search of the sorted heads). No
 //                       CuPy routine is used: its sort, count and search would load or
 //                       compile their own modules in each process's first paths call.
+//   tight_arc_keys      for the tight-arc DAG (NetworkX's predecessor lists): keys[e] =
+//                       dist[u] for a tight arc e = (u, v) (both ends reached, dist[u] + w
+//                       == dist[v]), else DistTraits<T>::inf(), so that the distance-order
+//                       sort of keys lists the tight arcs by their tail's distance, ties
+//                       in arc order (tail order); gather_index: out[j] = src[idx[j]]
+//                       (int32), to follow the sorts' orders.
 //   tight_arc_bfs_step  the fallback for the rest: level-synchronous breadth-first search
 //                       over tight arcs (dist[u] + w == dist[v]) from every claimed
 //                       vertex, one thread per frontier vertex u; the first thread to
@@ -57,8 +63,8 @@
 //
 // Launch: parents and arc_tails, grid-stride over tiles of TREE_TILE arcs (TREE_THREADS
 // a tile); in-arc parents, unclaimed and in_degree_max, grid-stride over the vertices;
-// in_degree_count over the arcs; transpose_arcs over max(m, n + 1); BFS steps, over the
-// frontier.
+// in_degree_count, tight_arc_keys and gather_index over their arrays; transpose_arcs over
+// max(m, n + 1); BFS steps, over the frontier.
 // Arguments: CSR (indptr[n+1] int64, indices[m] int32, weights[m] T); tile_row[tiles+1]
 // int32 (the row of each tile's first arc: the last row starting at or before it; n - 1
 // after the last tile; cached on the device graph, DeviceCSR.tile_rows); the transpose
@@ -68,7 +74,7 @@
 // count on int32 copies of integer distances and weights where every path length fits
 // int32); pred[n] int32; count[1] int32 (zeroed by the host); frontier[size] int32;
 // next_frontier[n] int32 and next_size[1] int32 (zeroed by the host); counts[n] int32,
-// most[1] int32, tails[m] int32, order[m] int32 (m < 2^31).
+// most[1] int32, tails[m] int32, order[m] int32 (m < 2^31), keys[m] T.
 #include "arc_visitors.cuh"
 
 #define UNCLAIMED (-16843010)  // 0xFEFEFEFE (ops/tree.py: UNCLAIMED)
@@ -285,4 +291,23 @@ __global__ void transpose_arcs(const int* __restrict__ indices, const int* __res
             in_ptr[i] = lo;
         }
     }
+}
+
+// ---- the tight-arc DAG (solvers/sssp/tight_arcs.py) ----------------------------------
+
+template <typename T>
+__global__ void tight_arc_keys(const int* __restrict__ tails, const int* __restrict__ indices,
+                               const T* __restrict__ weights, const T* __restrict__ dist,
+                               long long m, T* keys) {
+    const T inf = DistTraits<T>::inf();
+    for (long long e = global_thread_id(); e < m; e += grid_stride()) {
+        const T du = dist[tails[e]], dv = dist[indices[e]];
+        // du + w wraps for an integer "unreached" tail: the first test masks it
+        keys[e] = du != inf && dv != inf && du + weights[e] == dv ? du : inf;
+    }
+}
+
+__global__ void gather_index(const int* __restrict__ src, const int* __restrict__ idx,
+                             long long size, int* out) {
+    for (long long j = global_thread_id(); j < size; j += grid_stride()) out[j] = src[idx[j]];
 }

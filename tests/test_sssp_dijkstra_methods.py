@@ -502,6 +502,30 @@ class TestKernelsMatchTwins:
             assert most[0] == most[1] == (int(np.bincount(graph.indices, minlength=n).max())
                                           if graph.m else 0)
 
+    @pytest.mark.parametrize("dtype", [np.int64, np.float64])
+    @pytest.mark.parametrize("seed", range(3))
+    def test_tight_arc_dag_matches_twin(self, executors, seed, dtype):
+        """The tight-arc DAG (keys, two radix sorts, gathers, the count by head) is the
+        same on both devices: most arcs tight, negative and tied distances, unreached
+        vertices, hub rows longer than a tile."""
+        rng = np.random.default_rng(seed)
+        n, m = int(rng.integers(2, 6000)), int(rng.integers(1, 50000))
+        src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+        src[rng.random(m) < 0.1] = 0
+        dist = rng.integers(-50, 60, n).astype(dtype)
+        if dtype == np.float64:
+            dist /= 4
+        w = np.where(rng.random(m) < 0.7, dist[dst] - dist[src], rng.integers(-5, 9, m))
+        graph = CSRGraph.from_edge_arrays(n, src, dst, w.astype(dtype), directed=True)
+        dist[rng.random(n) < 0.2] = distance_inf(dtype)
+        got = [[ex.to_host(a) for a in ex.ops("tree").tight_arc_dag(
+                    graph.on(ex), ex.asarray(dist), graph.weights_as(ex, dtype))]
+               for ex in executors]
+        for device, host in zip(*got):
+            np.testing.assert_array_equal(device, host)
+            assert device.dtype == host.dtype == np.int32
+        assert got[0][1].size > m // 4
+
     @pytest.mark.parametrize("shape", ["uniform", "hubs"])
     def test_tree_unclaimed_matches_twin(self, executors, shape):
         """The count of reached vertices left unclaimed (pointers set at random, some

@@ -20,8 +20,8 @@ TREE_TILE = 1024  # arcs a block of tight_arc_parents takes at a time (tree.cu)
 class CudaOps(CudaKernelTable):
     source = "tree.cu"
     templates = ("tight_arc_parents", "tight_in_arc_parents", "tree_unclaimed",
-                 "tight_arc_bfs_step", "transpose_arcs")
-    plain = ("tree_finish", "in_degree_count", "in_degree_max", "arc_tails")
+                 "tight_arc_bfs_step", "transpose_arcs", "tight_arc_keys")
+    plain = ("tree_finish", "in_degree_count", "in_degree_max", "arc_tails", "gather_index")
     types = (np.int64, np.float64, np.int32)  # int32: the pass on narrowed distances
 
     def _preds_of_bytes(self, n, byte):
@@ -72,9 +72,7 @@ class CudaOps(CudaKernelTable):
         tails ascending."""
         cp, n, m = self.cp, g.n, g.m
         order = self.ex.ops("distance_order").distance_order(g.indices)  # stable by head
-        tails = cp.empty(m, dtype=np.int32)
-        self.launch("arc_tails", -(-m // TREE_TILE) * BLOCK, (
-            g.indptr, g.tile_rows(TREE_TILE), scalar(m, np.int64), tails))
+        tails = self._arc_tails(g)
         in_ptr = cp.empty(n + 1, dtype=np.int64)
         in_tails = cp.empty(m, dtype=np.int32)
         in_weights = cp.empty(m, dtype=weights.dtype)
@@ -82,6 +80,38 @@ class CudaOps(CudaKernelTable):
             g.indices, order, tails, weights, scalar(m, np.int64), scalar(n, np.int32),
             in_ptr, in_tails, in_weights), dtype=weights.dtype)
         return in_ptr, in_tails, in_weights
+
+    def tight_arc_dag(self, g, dist, weights):
+        """The tight arcs of ``dist`` (both ends reached, dist[u] + w == dist[v]; the
+        weights in ``dist``'s type) by head: (counts int32[n] of each head's, their tails
+        int32[k] head by head, each head's by non-decreasing tail distance, ties by
+        tail), on the device."""
+        cp, m = self.cp, g.m
+        tails = self._arc_tails(g)
+        keys = cp.empty(m, dtype=dist.dtype)
+        self.launch("tight_arc_keys", m, (tails, g.indices, weights, dist,
+                                          scalar(m, np.int64), keys), dtype=dist.dtype)
+        sort = self.ex.ops("distance_order").distance_order  # stable
+        by_dist = sort(keys)  # the tight arcs (keys below inf) by tail distance
+        del keys
+        heads = self._gather(g.indices, by_dist)
+        counts = cp.zeros(g.n, dtype=np.int32)
+        self.launch("in_degree_count", heads.size, (heads, scalar(heads.size, np.int64),
+                                                    counts))
+        return counts, self._gather(tails, self._gather(by_dist, sort(heads)))
+
+    def _arc_tails(self, g):
+        """int32[m]: each arc's tail."""
+        tails = self.cp.empty(g.m, dtype=np.int32)
+        self.launch("arc_tails", -(-g.m // TREE_TILE) * BLOCK, (
+            g.indptr, g.tile_rows(TREE_TILE), scalar(g.m, np.int64), tails))
+        return tails
+
+    def _gather(self, src, idx):
+        """src[idx] (int32)."""
+        out = self.cp.empty(idx.size, dtype=np.int32)
+        self.launch("gather_index", idx.size, (src, idx, scalar(idx.size, np.int64), out))
+        return out
 
     def tree_unclaimed(self, dist, pred, count):
         self.launch("tree_unclaimed", dist.size, (
@@ -135,6 +165,17 @@ class NumpyOps(NumpyTwin):
         in_ptr = np.zeros(g.n + 1, dtype=np.int64)
         np.cumsum(np.bincount(g.indices, minlength=g.n), out=in_ptr[1:])
         return in_ptr, tails[order], weights[order]
+
+    def tight_arc_dag(self, g, dist, weights):
+        tails = np.repeat(np.arange(g.n, dtype=np.int32), np.diff(g.indptr))
+        inf = distance_inf(dist.dtype)
+        du, dv = dist[tails], dist[g.indices]
+        # du + w wraps for an integer "unreached" tail: the first test masks it
+        tight = (du != inf) & (dv != inf) & (du + weights == dv)
+        tails, heads = tails[tight], g.indices[tight]
+        order = np.argsort(du[tight], kind="stable")  # tails ascend already: ties by tail
+        order = order[np.argsort(heads[order], kind="stable")]
+        return np.bincount(heads, minlength=g.n).astype(np.int32), tails[order]
 
     def tree_unclaimed(self, dist, pred, count):
         """count[0] += the reached vertices still UNCLAIMED."""

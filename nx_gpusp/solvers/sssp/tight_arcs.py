@@ -12,16 +12,16 @@ scan; its BFS ``predecessor`` lists the previous level's neighbours, the tight a
 unit weights. Tight is tested with the same sum NetworkX compares, so float rounding
 keeps the same arcs for the same distances.
 
-One pass over the arcs (tails found by a search of indptr), a compaction of the tight
-ones and two stable sorts: by the tail's distance, then by head, so each row lists its
-tails in non-decreasing distance, ties in vertex order (the order NetworkX's Dijkstra
-settles them in, up to its heap's order among equal distances). Only the DAG, n + 1
-offsets and one int32 per tight arc, crosses to the host.
+One pass over the arcs (kernels/tree.cu ``tight_arc_keys``: each tight arc keyed by its
+tail's distance) and two stable sorts (the distance-order radix sort: the tight arcs by
+the tail's distance, then by head), so each row lists its tails in non-decreasing
+distance, ties in vertex order (the order NetworkX's Dijkstra settles them in, up to its
+heap's order among equal distances). Only the DAG, n + 1 offsets and one int32 per tight
+arc, crosses to the host. No CuPy routine runs: its sort, search, count and compaction
+load or compile modules of their own in each process's first such call.
 """
 
 import numpy as np
-
-from ...graph import distance_inf
 
 __all__ = ["tight_arc_dag"]
 
@@ -29,24 +29,13 @@ __all__ = ["tight_arc_dag"]
 def tight_arc_dag(ex, graph, dist):
     """Host (indptr int64[n + 1], tails int32[k]) of the tight-arc DAG of ``dist`` (final
     distances on the executor's device, ``distance_inf`` = unreached), rows by head."""
-    xp = ex.xp
     n, m = graph.n, graph.m
     indptr = np.zeros(n + 1, dtype=np.int64)
     if m == 0:
         return indptr, np.zeros(0, dtype=np.int32)
-    ex.require_bytes(m * (3 * 8 + dist.dtype.itemsize + 1), "the tight-arc DAG")
-    g = graph.on(ex)
-    inf = distance_inf(dist.dtype)
-    tails = xp.searchsorted(g.indptr, xp.arange(m), side="right") - 1
-    du, dv = dist[tails], dist[g.indices]
-    # du + w wraps for integer "unreached" tails; the first test masks those
-    with np.errstate(over="ignore"):  # the NumPy twin's float sums past the maximum: inf
-        tight = (du != inf) & (dv != inf) & (du + g.weights.astype(dist.dtype, copy=False) == dv)
-    tails, heads = tails[tight], g.indices[tight]
-    if tails.size == 0:
-        return indptr, np.zeros(0, dtype=np.int32)
-    order = xp.argsort(dist[tails], kind="stable")  # tails ascend already: ties by index
-    order = order[xp.argsort(heads[order], kind="stable")]
-    counts = xp.bincount(heads, minlength=n)
+    # the arcs' tails, keys, two sorts' keys and values, the gathers
+    ex.require_bytes(m * (4 * 8 + dist.dtype.itemsize), "the tight-arc DAG")
+    counts, tails = ex.ops("tree").tight_arc_dag(graph.on(ex), dist,
+                                                 graph.weights_as(ex, dist.dtype))
     np.cumsum(ex.to_host(counts), out=indptr[1:])
-    return indptr, ex.to_host(tails[order].astype(np.int32))
+    return indptr, ex.to_host(tails)
