@@ -566,6 +566,20 @@ def test_real_negative_weights(device, real):
 
 
 # -- the solvers, on each device -----------------------------------------------------------
+def test_tight_arc_dag_refuses_int32_overflow_on_the_device(monkeypatch):
+    """The device's tight-arc DAG sorts arc positions as int32: a graph of 2**31 arcs
+    gets a MemoryError that names the way out, before any array is made."""
+    from types import SimpleNamespace
+
+    from nx_gpusp.executor import Executor
+    from nx_gpusp.solvers.sssp.tight_arcs import tight_arc_dag
+
+    ex = Executor("cpu")
+    monkeypatch.setattr(type(ex), "is_cuda", property(lambda self: True))
+    with pytest.raises(MemoryError, match="device='cpu'"):
+        tight_arc_dag(ex, SimpleNamespace(n=3, m=2**31), None)
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_tight_arc_dag_solver(device, seed):
     """tight_arc_dag on the device: exactly the tight in-arcs of each vertex, rows by

@@ -33,6 +33,10 @@ def tight_arc_dag(ex, graph, dist):
     indptr = np.zeros(n + 1, dtype=np.int64)
     if m == 0:
         return indptr, np.zeros(0, dtype=np.int32)
+    if ex.is_cuda and m >= 2**31:  # the sorts' orders are int32
+        raise MemoryError(f"nx_gpusp: the tight-arc DAG of {m} arcs needs int64 arc "
+                          "positions, which the device sort does not keep; use "
+                          "device='cpu' for predecessor lists of this graph")
     # the arcs' tails, keys, two sorts' keys and values, the gathers
     ex.require_bytes(m * (4 * 8 + dist.dtype.itemsize), "the tight-arc DAG")
     counts, tails = ex.ops("tree").tight_arc_dag(graph.on(ex), dist,
