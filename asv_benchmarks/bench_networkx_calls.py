@@ -13,7 +13,8 @@ so they time the same work whatever the result type is.
 import networkx as nx
 
 from nx_gpusp.bench import (call_runner, call_skip_reason, e2e_runner, first_call_seconds,
-                            lookup_targets, pick_sources, user_graph)
+                            followup_call_seconds, lookup_targets, pick_sources,
+                            user_graph)
 from nx_gpusp.convert import from_networkx, to_networkx
 
 from . import workloads as W
@@ -188,7 +189,8 @@ class FloydWarshallNumpy(_PublicCall):
 class FirstCall:
     """The first ``single_source_dijkstra_path_length(G, s, backend="gpusp")`` in a
     fresh process, conversion included, with the kernels in CuPy's on-disk cache
-    (setup's call here puts them there): seconds, the median of three processes."""
+    (setup's calls here put them there): seconds, the median of three processes; and
+    the first paths and predecessor calls after it there."""
 
     params = [W.workloads("first-call")]
     param_names = ["workload"]
@@ -202,8 +204,11 @@ class FirstCall:
         self.source = pick_sources(graph, 1)[0]
         G = to_networkx(graph)
         label = graph.labels([self.source])[0]
-        W.warm_up(lambda: nx.single_source_dijkstra_path_length(
-            G, label, weight=graph.weight_attr or "weight", backend="gpusp"),
+        weight = graph.weight_attr or "weight"
+        W.warm_up(lambda: [  # every function a child calls, its kernels into the cache
+            f(G, label, weight=weight, backend="gpusp")
+            for f in (nx.single_source_dijkstra_path_length, nx.single_source_dijkstra_path,
+                      nx.dijkstra_predecessor_and_distance)],
             slow=W.SLOW_CALL_S, key=f"{case.label}:first-call")
 
     def track_first_call(self, workload):
@@ -216,3 +221,17 @@ class FirstCall:
         return first_call_seconds(workload, self.device, self.source, repeat=3,
                                   auto=True)[0]
     track_first_call_auto.unit = "seconds"
+
+    def track_first_paths_call(self, workload):
+        """single_source_dijkstra_path's first call in a fresh process, after a first
+        lengths call there: what paths add to a program's start."""
+        return followup_call_seconds(workload, self.device, self.source,
+                                     "first-paths-call", repeat=3)[0]
+    track_first_paths_call.unit = "seconds"
+
+    def track_first_predecessors_call(self, workload):
+        """dijkstra_predecessor_and_distance's first call in a fresh process, after a
+        first lengths call there."""
+        return followup_call_seconds(workload, self.device, self.source,
+                                     "first-predecessors-call", repeat=3)[0]
+    track_first_predecessors_call.unit = "seconds"

@@ -59,7 +59,8 @@ from .solvers.sssp.phast import CORE_SIZE
 
 __all__ = ["WORKLOADS", "GROUPS", "Case", "PEERS", "kernel_runner", "all_pairs_runner",
            "peer_runner", "peer_skip_reason", "e2e_runner", "user_graph", "call_runner",
-           "call_skip_reason", "calls_of", "first_call_seconds", "write_first_call_graph",
+           "call_skip_reason", "calls_of", "first_call_seconds", "followup_call_seconds",
+           "write_first_call_graph",
            "race_runner", "race_sources", "race_times", "reached_arcs", "pick_sources",
            "median_time", "warm_device", "run_case", "run_calls", "run_race", "main"]
 
@@ -477,7 +478,17 @@ CALL_TITLES = {
     "first-call-auto": "the same first call dispatched by NETWORKX_BACKEND_PRIORITY=gpusp "
                        "(no backend=; CuPy's import and CUDA's start begin at NetworkX's "
                        "import, beside the program's loading of its graph)",
+    "first-paths-call": "single_source_dijkstra_path, its first call in a fresh process "
+                        "after a first lengths call (what paths add to a program's start)",
+    "first-predecessors-call": "dijkstra_predecessor_and_distance, its first call in a "
+                               "fresh process after a first lengths call",
 }
+# the follow-up calls' functions and what the child reads of each answer
+FOLLOWUP_CALLS = {
+    "first-paths-call": ("single_source_dijkstra_path", "out[label]"),
+    "first-predecessors-call": ("dijkstra_predecessor_and_distance", "out[0][label]"),
+}
+FIRST_CALLS = ("first-call", "first-call-auto") + tuple(FOLLOWUP_CALLS)
 CALL_IMPLS = ("gpusp", "networkx", "scipy")
 FIRST_CALL_WORKLOADS = ("NY-synthetic", "tiny")  # first-call rows (a fresh process each)
 ALL_PAIRS_CALL_WORKLOADS = ("gnutella04", "tiny-all-pairs")
@@ -491,7 +502,7 @@ def calls_of(workload, case):
         return ()
     if workload in ALL_PAIRS_CALL_WORKLOADS:
         return ("all-pairs-dict", "floyd-warshall-numpy")
-    first = ("first-call", "first-call-auto") if workload in FIRST_CALL_WORKLOADS else ()
+    first = FIRST_CALLS if workload in FIRST_CALL_WORKLOADS else ()
     return SSSP_CALLS + first
 
 
@@ -518,15 +529,14 @@ def call_skip_reason(impl, call, graph, G=None):
             return peer_skip_reason("networkx", "floyd-warshall", graph)
         if call == "all-pairs-dict" and graph.n > NX_ALL_PAIRS_MAX_N:
             return f"NetworkX skipped: all pairs on {graph.n} > {NX_ALL_PAIRS_MAX_N} nodes"
-        if call in ("first-call", "first-call-auto"):
+        if call in FIRST_CALLS:
             return "NetworkX converts nothing: its first call is its cached call"
         if call in ("paths", "paths-dict") and graph.m > NX_PATHS_MAX_ARCS:
             return (f"NetworkX skipped: every path built, {graph.m} arcs > "
                     f"{NX_PATHS_MAX_ARCS}")
         return peer_skip_reason("networkx", "sssp", graph)
     if impl == "scipy":
-        if call in ("lengths-dict", "lengths-copy", "paths-dict", "first-call",
-                    "first-call-auto"):
+        if call in ("lengths-dict", "lengths-copy", "paths-dict") + FIRST_CALLS:
             return "SciPy returns arrays: no dict, no NetworkX call"
         if call == "floyd-warshall-numpy":
             return peer_skip_reason("scipy", "floyd-warshall", graph)
@@ -625,6 +635,25 @@ end = time.perf_counter()
 print(end - t0, end - start)
 """
 
+# A fresh interpreter's first call of one function after its first gpusp call (a lengths
+# call): what that function adds to a program's start (a module it loads, an array it
+# builds once a graph). Prints that function's first call's seconds, then its second's.
+FOLLOWUP_CHILD = """import time
+import pickle
+import networkx as nx
+nx.config.warnings_to_ignore.add("cache")
+with open({path!r}, "rb") as f:
+    G, label, attr = pickle.load(f)
+nx.single_source_dijkstra_path_length(G, label, weight=attr, backend="gpusp")
+times = []
+for _ in range(2):
+    t0 = time.perf_counter()
+    out = nx.{function}(G, label, weight=attr, backend="gpusp")
+    {read}
+    times.append(time.perf_counter() - t0)
+print(*times)
+"""
+
 
 def write_first_call_graph(graph, source, path):
     """Pickle (NetworkX graph of ``graph``, the label of vertex ``source``, the weight
@@ -647,6 +676,31 @@ def first_call_seconds(workload, device, source, repeat=3, timeout=600, graph=No
     CuPy's on-disk cache, as on a user's second run. ``device`` 'cuda' (or 'cuda:0')
     runs the child with gpusp's default configuration (device 'auto', which finds that
     GPU), as a new user's program runs; another device is set as NX_GPUSP_DEVICE."""
+    backend = "" if auto else ', backend="gpusp"'
+    outs = _fresh_processes(workload, device, source, repeat, timeout, graph, auto,
+                            lambda path: FIRST_CALL_CHILD.format(path=path, backend=backend))
+    times = [float(out.split()[-1 if program else -2]) for out in outs]
+    return statistics.median(times), times
+
+
+def followup_call_seconds(workload, device, source, call, repeat=3, timeout=600,
+                          graph=None):
+    """Seconds of the first call of FOLLOWUP_CALLS[``call``]'s function in each of
+    ``repeat`` fresh interpreters, after their first gpusp call (a lengths call on the
+    same graph and source, not timed), as first_call_seconds runs them; returns (the
+    median, the first calls' times, the second calls' times)."""
+    function, read = FOLLOWUP_CALLS[call]
+    outs = _fresh_processes(workload, device, source, repeat, timeout, graph, False,
+                            lambda path: FOLLOWUP_CHILD.format(path=path, function=function,
+                                                               read=read))
+    first, second = zip(*([float(x) for x in out.split()[-2:]] for out in outs))
+    return statistics.median(first), list(first), list(second)
+
+
+def _fresh_processes(workload, device, source, repeat, timeout, graph, auto, child):
+    """The stdout of ``repeat`` fresh interpreters running ``child(path)``, the code of
+    a program that loads the workload's NetworkX graph from the pickle at ``path``
+    (first_call_seconds: the environment, the device)."""
     if graph is None:
         graph = next(c for c in WORKLOADS[workload] if c.problem == "sssp").build()
     env = {k: v for k, v in os.environ.items()
@@ -655,18 +709,18 @@ def first_call_seconds(workload, device, source, repeat=3, timeout=600, graph=No
         env["NX_GPUSP_DEVICE"] = device
     if auto:
         env["NETWORKX_BACKEND_PRIORITY"] = "gpusp"
-    times = []
+    outs = []
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "graph.pickle")
         write_first_call_graph(graph, source, path)
-        code = FIRST_CALL_CHILD.format(path=path, backend="" if auto else ', backend="gpusp"')
+        code = child(path)
         for _ in range(repeat):
             out = subprocess.run([sys.executable, "-c", code],
                                  env=env, capture_output=True, text=True, timeout=timeout)
             if out.returncode:
                 raise RuntimeError(f"first-call process failed:\n{out.stderr[-2000:]}")
-            times.append(float(out.stdout.split()[-1 if program else -2]))
-    return statistics.median(times), times
+            outs.append(out.stdout)
+    return outs
 
 
 def run_calls(workload, case, *, device, repeat=3, skip_networkx=False, log=print):
@@ -697,6 +751,9 @@ def run_calls(workload, case, *, device, repeat=3, skip_networkx=False, log=prin
             if call in ("first-call", "first-call-auto"):
                 med, times = first_call_seconds(workload, ex.name, source, repeat,
                                                 graph=graph, auto=call == "first-call-auto")
+            elif call in FOLLOWUP_CALLS:
+                med, times, _ = followup_call_seconds(workload, ex.name, source, call,
+                                                      repeat, graph=graph)
             else:
                 run = call_runner(call, impl, graph, G, source, targets)
                 med, times, _ = median_time(lambda _s: run(), [None] * (repeat + 1),

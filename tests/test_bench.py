@@ -364,6 +364,43 @@ def test_first_call_child_imports_only_networkx_before_its_call(tmp_path, monkey
     assert all('backend="gpusp"' in args[0][-1] for args in calls)
 
 
+@pytest.mark.parametrize("call", ["first-paths-call", "first-predecessors-call"])
+def test_followup_call_times_a_function_after_the_first_lengths_call(monkeypatch, call):
+    """The follow-up rows run, in each fresh interpreter, a lengths call and then the
+    row's function twice on gpusp, reading its answer; the first of those is the row's
+    time, and the answer is gpusp's and whole (the child compares it with NetworkX's)."""
+    from nx_gpusp import bench
+
+    function, _ = bench.FOLLOWUP_CALLS[call]
+    # ties: NetworkX's own pick among equally short paths and its heap's order of equal
+    # predecessors, as everywhere (tests/test_weighted.py)
+    whole = ("set(out) == set(ref) and all(nx.path_weight(G, list(out[v]), attr) == "
+             "nx.path_weight(G, ref[v], attr) for v in ref)" if call == "first-paths-call"
+             else "dict((v, sorted(p)) for v, p in dict(out[0]).items()) == "
+                  "dict((v, sorted(p)) for v, p in ref[0].items())")  # no braces: .format
+    probe = bench.FOLLOWUP_CHILD.replace(
+        "print(*times)",
+        f"ref = nx.{function}(G, label, weight=attr, backend='networkx')\n"
+        f"print('SAME', len(G) > 1 and {whole})\nprint(*times)")
+    monkeypatch.setattr(bench, "FOLLOWUP_CHILD", probe)
+    seen = []
+    real_run = subprocess.run
+
+    def run(*args, **kwargs):
+        out = real_run(*args, **kwargs)
+        seen.append((args[0][-1], out.stdout))
+        return out
+
+    monkeypatch.setattr(bench.subprocess, "run", run)
+    median, first, second = bench.followup_call_seconds("tiny", "cpu", 0, call, repeat=2)
+    assert len(first) == len(second) == 2 and median == np.median(first)
+    assert all(t > 0 for t in first + second)
+    for code, out in seen:
+        assert f'nx.{function}(G, label, weight=attr, backend="gpusp")' in code
+        assert "SAME True" in out, out
+    assert call in bench.calls_of("tiny", bench.WORKLOADS["tiny"][0])
+
+
 def test_first_call_auto_dispatches_by_priority(monkeypatch):
     """The first-call-auto row's child names no backend and runs under
     NETWORKX_BACKEND_PRIORITY=gpusp (whatever this process has set), and its answer is
