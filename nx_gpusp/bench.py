@@ -25,7 +25,9 @@ Groups print one table each, every row in one run:
   random paths; the full ``dict()`` of each result; on Gnutella04
   ``dict(all_pairs_dijkstra_path_length(G))`` and ``floyd_warshall_numpy``; on NY the
   first call in a fresh process that has imported NetworkX only (the backend's
-  import and the conversion included, kernels in CuPy's cache).
+  import and the conversion included, kernels in CuPy's cache), and the first
+  ``single_source_dijkstra_path`` and ``dijkstra_predecessor_and_distance`` calls
+  after it in a fresh process.
 - ``--group race``: the default method (``auto``), ``harish`` and SciPy per graph,
   from source 0 and the median over 10 seeded sources, distances only and with
   predecessors (paths: the predecessors a NetworkX call gets, on the device).
