@@ -9,7 +9,7 @@ int32 and ``changed`` as a 1-element int32 array set to 1 when a round lowers an
 import numpy as np
 
 from ..graph import distance_inf
-from .base import BLOCK, CudaKernelTable, NumpyTwin, scalar
+from .base import BLOCK, CudaKernelTable, NumpyTwin, csr_rows, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "chunk_width"]
 
@@ -41,7 +41,7 @@ class CudaOps(CudaKernelTable):
 
 
 def _tails_and_heads(rg):
-    heads = np.repeat(np.arange(rg.n, dtype=np.int64), np.diff(rg.indptr))
+    heads = csr_rows(rg.indptr)
     return rg.indices.astype(np.int64), heads
 
 

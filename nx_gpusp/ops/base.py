@@ -7,8 +7,8 @@ import inspect
 
 import numpy as np
 
-__all__ = ["CUDA_TYPE", "CudaKernelTable", "NumpyTwin", "gather_arcs", "relax_and_append",
-           "scalar"]
+__all__ = ["CUDA_TYPE", "CudaKernelTable", "NumpyTwin", "csr_rows", "gather_arcs",
+           "relax_and_append", "scalar"]
 
 # NumPy dtype -> CUDA template argument
 CUDA_TYPE = {
@@ -116,6 +116,12 @@ def _quiet_overflow(fn):
             return fn(*args, **kwargs)
 
     return run
+
+
+def csr_rows(indptr, dtype=np.int64):
+    """The row of every entry of a CSR with offsets ``indptr`` (an arc's tail; in a
+    transpose, its head): the host twin of "a thread per row loops over its entries"."""
+    return np.repeat(np.arange(len(indptr) - 1, dtype=dtype), np.diff(indptr))
 
 
 def gather_arcs(indptr, vertices):

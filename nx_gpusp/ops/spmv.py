@@ -4,7 +4,7 @@ NumPy twin, plus the ELL layout builder."""
 import numpy as np
 
 from ..graph import distance_inf
-from .base import CudaKernelTable, NumpyTwin, scalar
+from .base import CudaKernelTable, NumpyTwin, csr_rows, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "ell_layout"]
 
@@ -16,7 +16,7 @@ def ell_layout(indptr, indices, weights):
     width = int(lengths.max()) if n and len(indices) else 0
     cols = np.full(width * n, -1, dtype=np.int32)
     vals = np.zeros(width * n, dtype=weights.dtype)
-    rows = np.repeat(np.arange(n, dtype=np.int64), lengths)
+    rows = csr_rows(indptr)
     slot = np.arange(len(indices), dtype=np.int64) - indptr[rows]
     cols[slot * n + rows] = indices
     vals[slot * n + rows] = weights
@@ -65,7 +65,7 @@ class NumpyOps(NumpyTwin):
                 pred[rows] = tails
 
     def csr_minplus(self, rg, prev, nxt, pred, track_pred, cutoff, changed):
-        rows = np.repeat(np.arange(rg.n, dtype=np.int64), np.diff(rg.indptr))
+        rows = csr_rows(rg.indptr)
         self._store(rows, rg.indices.astype(np.int64), rg.weights, prev, nxt, pred,
                     track_pred, cutoff, changed)
 

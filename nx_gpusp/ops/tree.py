@@ -1,11 +1,12 @@
 """Kernel table for kernels/tree.cu (shortest-path tree from final distances: a strict
 tight-arc pass over the out-arcs or the in-arcs, a count of what it leaves, then
-tight-arc BFS for that; the transpose CSR the in-arc pass reads) and its NumPy twin."""
+tight-arc BFS for that; the transpose CSR the in-arc pass reads; the tight-arc DAG of
+NetworkX's predecessor lists) and its NumPy twin."""
 
 import numpy as np
 
 from ..graph import distance_inf
-from .base import BLOCK, CudaKernelTable, NumpyTwin, gather_arcs, scalar
+from .base import BLOCK, CudaKernelTable, NumpyTwin, csr_rows, gather_arcs, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "UNCLAIMED", "TREE_TILE"]
 
@@ -141,7 +142,7 @@ class NumpyOps(NumpyTwin):
         if not g.m:
             return
         weights = g.weights if weights is None else weights
-        tails = np.repeat(np.arange(g.n), np.diff(g.indptr))
+        tails = csr_rows(g.indptr, np.int32)
         tight = _strictly_tight(dist, tails, g.indices, weights)
         pred[g.indices[tight]] = tails[tight]
 
@@ -151,7 +152,7 @@ class NumpyOps(NumpyTwin):
         in_ptr, in_tails, in_weights = in_arcs
         if not in_tails.size:
             return
-        heads = np.repeat(np.arange(dist.size), np.diff(in_ptr))
+        heads = csr_rows(in_ptr)
         tight = _strictly_tight(dist, in_tails, heads, in_weights)
         heads, first = np.unique(heads[tight], return_index=True)
         pred[heads] = in_tails[tight][first]
@@ -161,13 +162,13 @@ class NumpyOps(NumpyTwin):
 
     def in_arcs(self, g, weights):
         order = np.argsort(g.indices, kind="stable")
-        tails = np.repeat(np.arange(g.n, dtype=np.int32), np.diff(g.indptr))
+        tails = csr_rows(g.indptr, np.int32)
         in_ptr = np.zeros(g.n + 1, dtype=np.int64)
         np.cumsum(np.bincount(g.indices, minlength=g.n), out=in_ptr[1:])
         return in_ptr, tails[order], weights[order]
 
     def tight_arc_dag(self, g, dist, weights):
-        tails = np.repeat(np.arange(g.n, dtype=np.int32), np.diff(g.indptr))
+        tails = csr_rows(g.indptr, np.int32)
         inf = distance_inf(dist.dtype)
         du, dv = dist[tails], dist[g.indices]
         # du + w wraps for an integer "unreached" tail: the first test masks it
