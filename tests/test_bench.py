@@ -335,7 +335,25 @@ def test_adds_race_writes_galois_gr(tmp_path):
         adds_race.write_gr(floats, tmp_path / "f.gr")
 
 
-def test_first_call_child_imports_only_networkx_before_its_call(tmp_path, monkeypatch):
+@pytest.fixture
+def child_runs(monkeypatch):
+    """(code, stdout) of every fresh process the bench's first-call rows start."""
+    from nx_gpusp import bench
+
+    seen = []
+    real_run = subprocess.run
+
+    def run(*args, **kwargs):
+        out = real_run(*args, **kwargs)
+        seen.append((args[0][-1], out.stdout))
+        return out
+
+    monkeypatch.setattr(bench.subprocess, "run", run)
+    return seen
+
+
+def test_first_call_child_imports_only_networkx_before_its_call(tmp_path, monkeypatch,
+                                                              child_runs):
     """The first-call row times a fresh interpreter's call as a user's program makes it:
     NetworkX imported and the graph loaded, nx_gpusp's algorithms, NumPy and CuPy not
     yet imported (the call imports them); its times come back one per process."""
@@ -346,26 +364,15 @@ def test_first_call_child_imports_only_networkx_before_its_call(tmp_path, monkey
         "import sys\nprint('LOADED', sorted(m for m in ('numpy', 'cupy', 'nx_gpusp.interface',"
         " 'nx_gpusp.algorithms') if m in sys.modules))\nt0 = time.perf_counter()")
     monkeypatch.setattr(bench, "FIRST_CALL_CHILD", probe)
-    seen = []
-    real_run = subprocess.run
-
-    calls = []
-
-    def run(*args, **kwargs):
-        out = real_run(*args, **kwargs)
-        seen.append(out.stdout)
-        calls.append(args)
-        return out
-
-    monkeypatch.setattr(bench.subprocess, "run", run)
     median, times = bench.first_call_seconds("tiny", "cpu", 0, repeat=2)
     assert len(times) == 2 and median == np.median(times) and all(t > 0 for t in times)
-    assert all("LOADED []" in out for out in seen)
-    assert all('backend="gpusp"' in args[0][-1] for args in calls)
+    assert all("LOADED []" in out for _, out in child_runs)
+    assert all('backend="gpusp"' in code for code, _ in child_runs)
 
 
 @pytest.mark.parametrize("call", ["first-paths-call", "first-predecessors-call"])
-def test_followup_call_times_a_function_after_the_first_lengths_call(monkeypatch, call):
+def test_followup_call_times_a_function_after_the_first_lengths_call(monkeypatch, call,
+                                                                      child_runs):
     """The follow-up rows run, in each fresh interpreter, a lengths call and then the
     row's function twice on gpusp, reading its answer; the first of those is the row's
     time, and the answer is gpusp's and whole (the child compares it with NetworkX's)."""
@@ -383,25 +390,16 @@ def test_followup_call_times_a_function_after_the_first_lengths_call(monkeypatch
         f"ref = nx.{function}(G, label, weight=attr, backend='networkx')\n"
         f"print('SAME', len(G) > 1 and {whole})\nprint(*times)")
     monkeypatch.setattr(bench, "FOLLOWUP_CHILD", probe)
-    seen = []
-    real_run = subprocess.run
-
-    def run(*args, **kwargs):
-        out = real_run(*args, **kwargs)
-        seen.append((args[0][-1], out.stdout))
-        return out
-
-    monkeypatch.setattr(bench.subprocess, "run", run)
     median, first, second = bench.followup_call_seconds("tiny", "cpu", 0, call, repeat=2)
     assert len(first) == len(second) == 2 and median == np.median(first)
     assert all(t > 0 for t in first + second)
-    for code, out in seen:
+    for code, out in child_runs:
         assert f'nx.{function}(G, label, weight=attr, backend="gpusp")' in code
         assert "SAME True" in out, out
     assert call in bench.calls_of("tiny", bench.WORKLOADS["tiny"][0])
 
 
-def test_first_call_auto_dispatches_by_priority(monkeypatch):
+def test_first_call_auto_dispatches_by_priority(monkeypatch, child_runs):
     """The first-call-auto row's child names no backend and runs under
     NETWORKX_BACKEND_PRIORITY=gpusp (whatever this process has set), and its answer is
     gpusp's: the call is timed, or with ``program`` the whole program, which is longer."""
@@ -415,20 +413,11 @@ def test_first_call_auto_dispatches_by_priority(monkeypatch):
         "'NX_GPUSP', 'nx_gpusp.interface' in sys.modules, "
         "[k for k in os.environ if k.startswith('NETWORKX_BACKEND_PRIORITY_')])")
     monkeypatch.setattr(bench, "FIRST_CALL_CHILD", probe)
-    seen = []
-    real_run = subprocess.run
-
-    def run(*args, **kwargs):
-        out = real_run(*args, **kwargs)
-        seen.append((args[0][-1], out.stdout))
-        return out
-
-    monkeypatch.setattr(bench.subprocess, "run", run)
     graph = bench.WORKLOADS["tiny"][0].build()
     call, _ = bench.first_call_seconds("tiny", "cpu", 0, repeat=1, graph=graph, auto=True)
     program, _ = bench.first_call_seconds("tiny", "cpu", 0, repeat=1, graph=graph,
                                           auto=True, program=True)
     assert 0 < call < program
-    for code, out in seen:
+    for code, out in child_runs:
         assert "backend=" not in code
         assert "PRIORITY gpusp NX_GPUSP True []" in out, out
