@@ -169,12 +169,9 @@ class NumpyOps(NumpyTwin):
 
     def tight_arc_dag(self, g, dist, weights):
         tails = csr_rows(g.indptr, np.int32)
-        inf = distance_inf(dist.dtype)
-        du, dv = dist[tails], dist[g.indices]
-        # du + w wraps for an integer "unreached" tail: the first test masks it
-        tight = (du != inf) & (dv != inf) & (du + weights == dv)
+        tight = _tight(dist, tails, g.indices, weights)
         tails, heads = tails[tight], g.indices[tight]
-        order = np.argsort(du[tight], kind="stable")  # tails ascend already: ties by tail
+        order = np.argsort(dist[tails], kind="stable")  # tails ascend already: ties by tail
         order = order[np.argsort(heads[order], kind="stable")]
         return np.bincount(heads, minlength=g.n).astype(np.int32), tails[order]
 
@@ -198,10 +195,16 @@ class NumpyOps(NumpyTwin):
         next_size[0] = k + len(heads)
 
 
-def _strictly_tight(dist, tails, heads, weights):
-    """The arcs (tails[i], heads[i]) of both ends reached whose tail is strictly closer
-    and whose weight makes up the difference (the passes' test in tree.cu)."""
+def _tight(dist, tails, heads, weights):
+    """The arcs (tails[i], heads[i]) of both ends reached whose weight makes up the
+    difference (tight_arc_keys' test in tree.cu; du + w wraps for an integer "unreached"
+    tail, which the first test masks)."""
     inf = distance_inf(dist.dtype)
     du, dv = dist[tails], dist[heads]
     with np.errstate(over="ignore", invalid="ignore"):
-        return (du != inf) & (dv != inf) & (du < dv) & (du + weights == dv)
+        return (du != inf) & (dv != inf) & (du + weights == dv)
+
+
+def _strictly_tight(dist, tails, heads, weights):
+    """The tight arcs whose tail is strictly closer (the passes' test in tree.cu)."""
+    return _tight(dist, tails, heads, weights) & (dist[tails] < dist[heads])
