@@ -49,7 +49,8 @@
 // (0: frontier in fv/fd, 1: in gv/gd), [4] new entries, [5] carried entries,
 // [6] total near entries processed (int, saturating statistics are not needed here),
 // [7] inline sub-rounds run by the team's block 0, [8] wide: the team stopped because
-// its frontier's arcs passed arc_cap (the host hands the run over to dense rounds).
+// its frontier's arcs passed arc_cap, [9] handed: nf_hand_over's verdict (the run goes
+// on in dense rounds).
 // tctl (T): [0] frontier minimum snapshot, [1] delta, [2] next minimum (grid rounds).
 #include "common.cuh"
 
@@ -964,7 +965,11 @@ __device__ __forceinline__ void grid_barrier(unsigned* bar) {
 // of the GPU's for a late round of random-pred 1M/4M, and every few rounds the host
 // read the changed flag: the GPU waited on the host for much of the tail).
 // Round r reads flags[r & 1] and writes flags[1 - (r & 1)] (flag0, flag1), its
-// threshold as follows. Round 0 relaxes the flagged vertices below fmin0 + delta0.
+// threshold as follows. Round 0 relaxes the flagged vertices below fmin0 + delta0
+// (start[0] + start[1] where `start` is given: a near-far run's tctl, read here).
+// `go` (given after a team launch): the rounds run only if *go is nonzero (ctl[9], the
+// verdict nf_hand_over wrote just before; queued behind it, they start without the
+// host's round trip).
 // With target 0 every later round relaxes those below the least pending distance +
 // delta0. With target > 0, round r relaxes about `target` vertices: the threshold is the
 // upper edge of the first bucket where round r-1's histogram of pending distances
@@ -1004,7 +1009,7 @@ __global__ void __launch_bounds__(256, 4)
                     unsigned* bar, T* dmin, T* dbase, T* dwidth, int* dcount, int* dhist,
                     T fmin0, T delta0, int target, T settle, int* heavy_u, long long* heavy_start,
                     T* heavy_d, int* heavy_count, int heavy_cap, unsigned long long* keys,
-                    int span) {
+                    int span, const int* go, const T* start) {
     __shared__ int s_hist[DENSE_BUCKETS];
     const long long warp = global_thread_id() >> 5, nwarps = grid_stride() >> 5;
     span = span < 1 ? 1 : (span > MAX_FLAG_SPAN<T> ? MAX_FLAG_SPAN<T> : span);
@@ -1014,7 +1019,17 @@ __global__ void __launch_bounds__(256, 4)
         unsigned char* flag_out = round & 1 ? flag0 : flag1;
         T thr, base = fmin0, width = delta0 / 4 > T(0) ? delta0 / 4 : T(1);
         if (round == 0) {
-            thr = threshold(fmin0, delta0);
+            // nf_hand_over kept the run in near-far (the return here, not before the
+            // loop: there it cost the int32 rounds a spilled register)
+            if (go != nullptr && *go == 0) return;
+            if (start != nullptr) {
+                base = start[0];
+                const T delta = start[1];
+                width = delta / 4 > T(0) ? delta / 4 : T(1);
+                thr = threshold(base, delta);
+            } else {
+                thr = threshold(fmin0, delta0);
+            }
         } else if (target == 0) {
             base = dmin[prev];
             thr = threshold(base, delta0);
@@ -1091,7 +1106,7 @@ __global__ void nf_init(T* dist, int* pred, int* stamp, int n, int* fv, T* fd, i
         stamp[i] = -1;
     }
     if (global_thread_id() == 0) {
-        for (int k = 0; k < 9; ++k) ctl[k] = 0;
+        for (int k = 0; k < 10; ++k) ctl[k] = 0;
         ctl[0] = source >= 0;
         fv[0] = source;
         fd[0] = T(0);
@@ -1101,8 +1116,16 @@ __global__ void nf_init(T* dist, int* pred, int* stamp, int n, int* fv, T* fd, i
     }
 }
 
-// Flag the vertices of the frontier entries cv[0, size) (the hand-over).
-__global__ void nf_flag_entries(const int* cv, int size, unsigned char* flags) {
+// The hand-over's verdict after a launch: ctl[9] = 1 where the run goes on in dense
+// rounds (the team stopped for a wide frontier, ctl[8], or the frontier holds more than
+// n / dense_fraction entries) and then the frontier's vertices are flagged; else 0.
+__global__ void nf_hand_over(int* ctl, const int* fv, const int* gv, int n, int dense_fraction,
+                             unsigned char* flags) {
+    const int size = ctl[0];
+    const bool handed = ctl[8] != 0 || static_cast<long long>(size) * dense_fraction > n;
+    if (global_thread_id() == 0) ctl[9] = handed;
+    if (!handed) return;
+    const int* cv = ctl[3] ? gv : fv;
     for (long long k = global_thread_id(); k < size; k += grid_stride()) flags[cv[k]] = 1;
 }
 

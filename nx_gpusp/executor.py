@@ -166,6 +166,69 @@ class Executor:
     def to_host(self, arr):
         return arr.get() if self.is_cuda else arr
 
+    def to_host_async(self, arr, out=None):
+        """A function returning a host copy of ``arr`` (contiguous) as the work queued so
+        far leaves it: the copy is queued now (into page-locked memory, on the current
+        stream) and waited for when the function is called, so work queued in between
+        neither changes it nor delays it. ``out``: a page-locked array of ``arr``'s size
+        and type to copy into (``pinned_empty``), not read until then."""
+        if not self.is_cuda:
+            copy = arr.copy()
+            return lambda: copy
+        cuda = self.xp.cuda
+        host = self.pinned_empty(arr.size, arr.dtype) if out is None else out.reshape(-1)
+        stream = cuda.get_current_stream()
+        cuda.runtime.memcpyAsync(host.ctypes.data, arr.data.ptr, arr.nbytes,
+                                 cuda.runtime.memcpyDeviceToHost, stream.ptr)
+        done = cuda.Event(block=False, disable_timing=True)
+        done.record(stream)
+
+        def wait():
+            done.synchronize()
+            return host.reshape(arr.shape)
+
+        return wait
+
+    def fill_bytes(self, arr, byte):
+        """Every byte of ``arr`` (contiguous) set to ``byte``, returning it: on the GPU a
+        memset queued on the current stream (CuPy's ``fill`` launches a kernel, several
+        times the host's time)."""
+        if self.is_cuda:
+            arr.data.memset_async(byte, arr.nbytes)
+        else:
+            arr.reshape(-1).view(np.uint8)[:] = byte
+        return arr
+
+    def pinned_empty(self, size, dtype):
+        """A host array of ``size`` ``dtype`` in page-locked memory where the device is a
+        GPU (asynchronous copies need it), else a plain one."""
+        if not self.is_cuda:
+            return np.empty(size, dtype=dtype)
+        dtype = np.dtype(dtype)
+        return np.frombuffer(self.xp.cuda.alloc_pinned_memory(size * dtype.itemsize), dtype,
+                             size)
+
+    def mark(self):
+        """Where the current stream's work stands now (an event recorded on it; None on
+        the CPU), for ``after``."""
+        if not self.is_cuda:
+            return None
+        cuda = self.xp.cuda
+        stream = cuda.get_current_stream()
+        event = cuda.Event(block=False, disable_timing=True)
+        event.record(stream)
+        return event, stream.ptr, threading.get_ident()
+
+    def after(self, mark):
+        """Make the current stream's next work wait, on the device, for the work before
+        ``mark`` (nothing to wait for on the same stream of the same thread)."""
+        if mark is None:
+            return
+        event, stream_ptr, thread = mark
+        stream = self.xp.cuda.get_current_stream()
+        if stream.ptr != stream_ptr or thread != threading.get_ident():
+            stream.wait_event(event)
+
     def asarray(self, arr, dtype=None):
         return self.xp.asarray(arr, dtype=dtype)
 
@@ -179,6 +242,9 @@ class Executor:
     def require_bytes(self, nbytes: int, what: str) -> None:
         """Raise MemoryError, naming the sizes, when ``nbytes`` cannot fit on the device."""
         if not self.is_cuda:
+            return
+        pool = self.xp.get_default_memory_pool()
+        if nbytes <= pool.free_bytes():  # the pool holds that much: no device query
             return
         free = self.free_bytes()
         if nbytes > free:

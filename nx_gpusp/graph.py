@@ -6,8 +6,10 @@ NetworkX's multigraph weight function does); an undirected graph stores both
 directions; ``weights`` are int64 (exact integer weights) or float64.
 """
 
+import contextlib
 import copy
 import functools
+import threading
 
 import numpy as np
 
@@ -29,7 +31,11 @@ def row_pointers(rows, n):
 
 def distance_inf(dtype):
     """The "unreached" distance of a distance dtype: +inf, or the integer maximum."""
-    dtype = np.dtype(dtype)
+    return _distance_inf(np.dtype(dtype))
+
+
+@functools.lru_cache(maxsize=None)
+def _distance_inf(dtype):
     return np.inf if dtype.kind == "f" else np.iinfo(dtype).max
 
 
@@ -432,13 +438,17 @@ class CSRGraph:
     def on_as(self, ex, dtype):
         """The device arrays with the weights as ``dtype`` (``weights_as``: exact only
         where the caller proved they fit), for kernels whose distances and weights are
-        that type: ``on(ex)`` itself where the weights are, else a shallow copy of it."""
+        that type: ``on(ex)`` itself where the weights are, else a shallow copy of it
+        (one a type, kept with it)."""
         dev = self.on(ex)
         weights = self.weights_as(ex, dtype)
         if weights is dev.weights:
             return dev
-        view = copy.copy(dev)
-        view.__dict__["weights"] = weights
+        view = dev.cast_views.get(weights.dtype)
+        if view is None:
+            view = copy.copy(dev)
+            view.__dict__["weights"] = weights
+            dev.cast_views[weights.dtype] = view
         return view
 
     def on_device(self, ex, name):
@@ -459,14 +469,12 @@ class CSRGraph:
         dtype = np.dtype(dtype)
         if dtype == dev.weights.dtype:
             return dev.weights
-        key = f"weights_{dtype.name}"
-        arr = getattr(dev, key, None)
+        arr = dev.cast_weights.get(dtype)
         if arr is None:
             if if_fits and 2 * self.m * dtype.itemsize > ex.free_bytes():
                 return None
             ex.require_bytes(self.m * dtype.itemsize, f"the {dtype} weights")
-            arr = dev.weights.astype(dtype)
-            setattr(dev, key, arr)
+            arr = dev.cast_weights[dtype] = dev.weights.astype(dtype)
         return arr
 
     def dense(self, ex, dtype=None, *, inf=None, size=None):
@@ -505,6 +513,30 @@ class DeviceCSR:
         self.indptr = ex.asarray(graph.indptr)
         self.indices = ex.asarray(graph.indices)
         self.n, self.m = graph.n, graph.m
+        self.cast_weights = {}  # dtype: the weights as that type (CSRGraph.weights_as)
+        self.cast_views = {}  # dtype: the arrays with those weights (CSRGraph.on_as)
+        self._scratch, self._scratch_lock = {}, threading.Lock()
+
+    @contextlib.contextmanager
+    def scratch(self, key, make):
+        """A solver's working arrays for one run, kept with the graph for its next runs
+        (context manager; ``make()`` builds a set the first time ``key`` is asked for,
+        or while every kept set is lent to another run). Allocating them cost a large
+        graph's run more host time than launching its kernels. The arrays hold whatever
+        the last run left; a run on another stream or thread waits, on the device, for
+        the last run's work with them (``Executor.after``)."""
+        with self._scratch_lock:
+            kept = self._scratch.setdefault(key, [])
+            arrays, last = kept.pop() if kept else (None, None)
+        if arrays is None:
+            arrays = make()
+        self._ex.after(last)
+        try:
+            yield arrays
+        finally:
+            last = self._ex.mark()
+            with self._scratch_lock:
+                kept.append((arrays, last))
 
     @functools.cached_property
     def weights(self):

@@ -11,6 +11,7 @@ from graphs import (assert_lengths_equal, assert_paths_valid, assert_tight_tree,
 from nx_gpusp.convert import to_networkx
 from nx_gpusp.executor import Executor, cuda_available
 from nx_gpusp.graph import CSRGraph
+from nx_gpusp.ops.near_far import CTL_HANDED, CTL_SLOTS
 from nx_gpusp.solvers.sssp import distance_inf, init_sources
 from nx_gpusp.solvers.sssp.near_far import dense_rounds, near_far_sssp
 
@@ -413,33 +414,68 @@ def test_inline_rounds_cuda_match_twin(seed, kind, cluster):
 @pytest.mark.parametrize("dtype", [np.int64, np.float64])
 @pytest.mark.parametrize("source", [-1, 0, 4999])
 def test_setup_kernels_match_twin(source, dtype):
-    """nf_init (whole state, every field), nf_flag_entries, nf_narrow and nf_widen on
-    CUDA equal the twin's on random inputs, the int32 'unreached' round trip included."""
+    """nf_init (whole state, every field), nf_narrow and nf_widen on CUDA equal the
+    twin's on random inputs, the int32 'unreached' round trip included."""
     from types import SimpleNamespace
 
     n, rng = 5000, np.random.default_rng(source + 2)
-    entries = rng.choice(n, 700, replace=False).astype(np.int32)
     wide = rng.integers(0, 1 << 20, n).astype(np.int64)
     wide[rng.choice(n, 50, replace=False)] = np.iinfo(np.int64).max
     out = []
     for ex in (Executor("cuda"), Executor("cpu")):
         xp, ops = ex.xp, ex.ops("near_far")
+        ctl, tctl = ops.control_block(dtype)
+        ctl[:] = 7
         st = SimpleNamespace(**{k: xp.full(n, 7, dtype=t) for k, t in [
             ("dist", dtype), ("pred", np.int32), ("stamp", np.int32), ("fv", np.int32),
-            ("fd", dtype)]}, ctl=xp.full(9, 7, dtype=np.int32), tctl=xp.full(3, 7, dtype=dtype))
+            ("fd", dtype)]}, ctl=ctl, tctl=tctl)
         ops.init_state(st, source, dtype(3))
-        flags = xp.zeros(n, dtype=np.uint8)
-        ops.flag_entries(ex.asarray(entries), 600, flags)
         work, back = xp.empty(n, dtype=np.int32), xp.empty(n, dtype=np.int64)
         ops.narrow(ex.asarray(wide), work)
         ops.widen(work, back)
-        out.append([ex.to_host(a) for a in (*vars(st).values(), flags, work, back)])
+        out.append([ex.to_host(a) for a in (*vars(st).values(), work, back)])
     for a, b in zip(*out):
         np.testing.assert_array_equal(a, b)
-    dist, _pred, _stamp, fv, _fd, ctl, tctl, flags, work, back = out[0]
+    dist, _pred, _stamp, fv, _fd, ctl, tctl, work, back = out[0]
     assert ctl[0] == (source >= 0) and (source < 0 or (dist[source] == 0 and fv[0] == source))
-    assert flags.sum() == 600 and tctl[1] == 3
+    assert not ctl[:CTL_SLOTS][1:].any() and tctl[1] == 3
     np.testing.assert_array_equal(back, wide)  # every value fits int32 or is unreached
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+@pytest.mark.parametrize("size, wide, parity", [(0, 0, 0), (312, 0, 0), (313, 0, 1),
+                                                (5, 1, 1), (4999, 0, 1), (2, 0, 0)])
+def test_hand_over_matches_twin(size, wide, parity):
+    """nf_hand_over: the verdict (more than n / dense_fraction entries, or a wide
+    frontier) and the flags of the frontier's vertices, from the buffer that ctl's parity
+    names, on CUDA as in the twin; dense_fraction 16 on 5,000 vertices: 313 entries
+    hand over, 312 do not; at n + 1 (the solver's largest) any entry does."""
+    from types import SimpleNamespace
+
+    n, rng = 5000, np.random.default_rng(size + 7 * parity)
+    fv, gv = (rng.permutation(n).astype(np.int32) for _ in range(2))
+    out = []
+    for ex in (Executor("cuda"), Executor("cpu")):
+        xp, ops = ex.xp, ex.ops("near_far")
+        ctl, tctl = ops.control_block(np.int32)
+        ctl[:] = 0
+        ctl[CTL_HANDED] = 7
+        ctl[0], ctl[3], ctl[8] = size, parity, wide
+        st = SimpleNamespace(dist=xp.zeros(n, dtype=np.int32), fv=ex.asarray(fv),
+                             gv=ex.asarray(gv), fd=xp.zeros(n, dtype=np.int32),
+                             gd=xp.zeros(n, dtype=np.int32), ctl=ctl, tctl=tctl)
+        flags = xp.zeros(n, dtype=np.uint8)
+        ops.hand_over(st, 16 if size != 2 else n + 1, flags)
+        out.append((ex.to_host(ctl)[:CTL_SLOTS].copy(), ex.to_host(flags).copy()))
+    (ctl_gpu, flags_gpu), (ctl_cpu, flags_cpu) = out
+    np.testing.assert_array_equal(ctl_gpu, ctl_cpu)
+    np.testing.assert_array_equal(flags_gpu, flags_cpu)
+    handed = bool(wide) or size * 16 > n or size == 2
+    assert ctl_gpu[CTL_HANDED] == handed
+    entries = (gv if parity else fv)[:size]
+    assert flags_gpu.sum() == (size if handed else 0)
+    assert not handed or flags_gpu[entries].all()
 
 
 @pytest.mark.parametrize("scale", [1, 10**7])
@@ -464,7 +500,8 @@ def test_cluster_option_checked(device):
 
 
 def test_hand_over_reads_the_host_once_a_launch(device, monkeypatch):
-    """A handed-over run reads ctl and tctl in one copy after each launch and returns
+    """A handed-over run reads ctl and tctl in one copy after each launch (after a team
+    launch, a copy queued ahead of the dense rounds that its verdict starts) and returns
     without waiting for its rounds (their count is read when the stats are); every
     distance fits int32, so the whole run is on int32 distances (no copy to narrow or
     widen), and the tree of its distances (a NetworkX call's paths) reads them and is a
@@ -476,8 +513,10 @@ def test_hand_over_reads_the_host_once_a_launch(device, monkeypatch):
     graph = _random_csr(3, 3000, 21000, "int")
     graph.on(ex).max_in_degree  # read once a graph (the tree's choice of pass), not a call
     reads = []
-    to_host = ex.to_host
+    to_host, to_host_async = ex.to_host, ex.to_host_async
     monkeypatch.setattr(ex, "to_host", lambda arr: reads.append(arr.size) or to_host(arr))
+    monkeypatch.setattr(ex, "to_host_async",
+                        lambda arr, **kw: reads.append(arr.size) or to_host_async(arr, **kw))
     result = sssp_on_device(ex, graph, get_method("sssp", "near-far"), [0],
                             options={"block_cap": 64}, want_pred=True)
     launch_reads, tree_reads = reads[:-1], reads[-1:]
@@ -501,6 +540,81 @@ def test_dense_target_option_checked(device, target):
     graph = _random_csr(5, 200, 800, "int")
     with pytest.raises(ValueError, match="dense_target must be a non-negative integer"):
         near_far_sssp(Executor(device), graph, [0], dense_target=target)
+
+
+def _scipy_lengths(graph, sources):
+    """SciPy's Dijkstra distances from ``sources`` (rows; inf where unreached)."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import dijkstra
+
+    A = csr_matrix((graph.weights.astype(np.float64), graph.indices, graph.indptr),
+                   shape=(graph.n, graph.n))
+    return dijkstra(A, directed=True, indices=sources)
+
+
+def _as_float(dist):
+    d = dist.astype(np.float64)
+    d[dist == distance_inf(dist.dtype)] = np.inf
+    return d
+
+
+def test_runs_in_turn_reuse_the_graphs_working_arrays(device):
+    """One graph's runs take its kept working arrays in turn (DeviceCSR.scratch): runs
+    that hand over, runs that do not, keyed runs, runs with a cutoff, several sources and
+    a dense_fraction of 0, one after another, each gives SciPy's distances."""
+    ex = Executor(device)
+    graph = _random_csr(6, 4000, 40000, "int")
+    graph.weights[:] = np.maximum(graph.weights, 1)
+    ref = _scipy_lengths(graph, np.arange(6))
+    handed = set()
+    runs = [dict(sources=[0]), dict(sources=[1], dense_fraction=0), dict(sources=[2], cutoff=15),
+            dict(sources=[3], want_pred=True), dict(sources=[4, 5]), dict(sources=[0], block_cap=8)]
+    for _ in range(2):
+        for kw in runs:
+            kw = dict(kw)
+            sources = kw.pop("sources")
+            result = near_far_sssp(ex, graph, sources, **{"want_pred": False, **kw})
+            got = _as_float(ex.to_host(result.dist))
+            want = ref[sources].min(axis=0)
+            if "cutoff" in kw:
+                want[want > kw["cutoff"]] = np.inf
+            np.testing.assert_array_equal(got, want, err_msg=str((sources, kw)))
+            if result.stats.get("dense_rounds"):
+                handed.add(str(kw))
+    assert len(handed) >= 3, handed  # most of them were handed over to dense rounds
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+def test_threads_on_their_own_streams_share_a_graph():
+    """Runs from four threads, each on a stream of its own, on one device graph (whose
+    kept working arrays they take in turn, each waiting on the device for the last run
+    with them) give SciPy's distances."""
+    import threading
+
+    import cupy
+
+    ex = Executor("cuda")
+    graph = _random_csr(8, 20000, 160000, "int")
+    ref = _scipy_lengths(graph, np.arange(8))
+    assert near_far_sssp(ex, graph, [0], want_pred=False).stats["dense_rounds"] > 0
+    wrong = []
+
+    def work(k):
+        with cupy.cuda.Stream(non_blocking=True) as stream:
+            for rep in range(6):
+                s = (k + rep) % 8
+                dist = near_far_sssp(ex, graph, [s], want_pred=False).dist
+                got = _as_float(cupy.asnumpy(dist, stream=stream))
+                if not np.array_equal(got, ref[s]):
+                    wrong.append((k, s))
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not wrong
 
 
 def test_dense_hand_over_rule(device):

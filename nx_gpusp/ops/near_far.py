@@ -10,8 +10,9 @@ rounds are the same for both), delta adapting towards ``target`` near entries a 
 one call of ``grid_round`` runs one round. Rounds are deterministic in everything but
 the choice among equally valid predecessors, so the twin matches the kernels exactly.
 
-``init_state`` sets a run's state up (one launch); ``flag_entries``, ``narrow`` and
-``widen`` prepare the dense phase and convert its int32 distances back.
+``init_state`` sets a run's state up (one launch); ``hand_over`` decides after a launch
+whether the run goes on in dense rounds (ctl[CTL_HANDED]) and then flags its frontier;
+``narrow`` and ``widen`` convert distances to the dense phase's int32 and back.
 Keyed runs (``keys``: an array from ``unset_keys``, int32 distances only): every round
 that lowers a distance also lowers that vertex's key to (distance << 32 | tail)
 (record_keys in near_far.cu), and ``key_predecessors`` turns the keys into the tree.
@@ -40,6 +41,7 @@ DENSE_BUCKETS = 64  # the dense rounds' histogram of pending distances (near_far
 INLINE_QUEUE = 2048  # entries of each of a team block's two inline queues (NF_QUEUE)
 HEAVY_ARCS = 1024  # dense rounds queue rows longer than this for the grid (near_far.cu)
 HEAVY_CHUNK = 1024  # arcs of each queued chunk (near_far.cu)
+HAND_OVER_THREADS = 1 << 18  # threads of nf_hand_over, which flags a frontier of any size
 # flags a lane of a dense round takes at a time, at most (MAX_FLAG_SPAN in near_far.cu:
 # 8 for 32-bit distances, 4 for 64-bit ones)
 MAX_FLAG_SPAN = {4: 8, 8: 4}
@@ -50,9 +52,9 @@ KEYED_KERNELS = ("near_far_block", "near_far_cluster", "near_far_block_heavy",
 NO_KEY = np.uint64(0xFFFFFFFFFFFFFFFF)  # a vertex no round has lowered
 ARC_CAP_NONE = (1 << 63) - 1  # block_rounds' arc_cap when the frontier's arcs do not matter
 (CTL_SIZE, CTL_ROUND, CTL_NEAR, CTL_PARITY, CTL_NEW, CTL_CARRY, CTL_TOTAL_NEAR, CTL_SUB,
- CTL_WIDE) = range(9)
-CTL_SLOTS = 9
-TCTL_OFFSET = 40  # bytes: tctl after ctl's nine int32 (8-byte aligned) in control_block
+ CTL_WIDE, CTL_HANDED) = range(10)
+CTL_SLOTS = 10
+TCTL_OFFSET = 40  # bytes: tctl after ctl's ten int32 (8-byte aligned) in control_block
 CONTROL_INTS = 16  # the block's size in int32 (64 bytes: ctl, padding, tctl of 8-byte T)
 # nf_dense_rounds' control (dense_control): int32 changed[3], dcount[3], dhist[3 x
 # DENSE_BUCKETS], rounds[1], barrier[2] (uint32), then T dmin[3], dbase[3], dwidth[3]
@@ -139,7 +141,7 @@ class CudaOps(CudaKernelTable):
     templates = ("near_far_block", "near_far_cluster", "near_far_block_heavy",
                  "near_far_cluster_heavy", "nf_relax_grid", "nf_predecessors_grid",
                  "nf_carry_grid", "nf_advance", "nf_dense_rounds", "nf_init")
-    plain = ("nf_flag_entries", "nf_narrow", "nf_widen", "nf_key_preds")
+    plain = ("nf_hand_over", "nf_narrow", "nf_widen", "nf_key_preds")
     types = (np.int64, np.float64, np.int32)  # int32: dense rounds on proven-small distances
     instances = tuple(f"{k}<int, true>" for k in KEYED_KERNELS)
 
@@ -154,9 +156,7 @@ class CudaOps(CudaKernelTable):
 
     def unset_keys(self, n):
         """A keyed run's keys: n uint64, all NO_KEY (one memset)."""
-        keys = self.cp.empty(n, dtype=np.uint64)
-        keys.data.memset_async(0xFF, keys.nbytes)
-        return keys
+        return self.ex.fill_bytes(self.cp.empty(n, dtype=np.uint64), 0xFF)
 
     def key_predecessors(self, keys, pred):
         """pred[v] = the tail of v's key, -1 where v has none (nf_key_preds)."""
@@ -181,8 +181,14 @@ class CudaOps(CudaKernelTable):
             st.dist, st.pred, st.stamp, scalar(st.dist.size, np.int32), st.fv, st.fd, st.ctl,
             st.tctl, scalar(source, np.int32), scalar(delta, T)), dtype=T)
 
-    def flag_entries(self, cv, size, flags):
-        self.launch("nf_flag_entries", size, (cv, scalar(size, np.int32), flags))
+    def hand_over(self, st, dense_fraction, flags):
+        """ctl[CTL_HANDED] = whether the run goes on in dense rounds (its team stopped
+        for a wide frontier, or the frontier holds more than n / ``dense_fraction``
+        entries; at most n + 1), and then the frontier's vertices flagged in ``flags``
+        (nf_hand_over: the frontier's size is read on the device)."""
+        n = st.dist.size
+        self.launch("nf_hand_over", min(n, HAND_OVER_THREADS), (
+            st.ctl, st.fv, st.gv, scalar(n, np.int32), scalar(dense_fraction, np.int32), flags))
 
     def narrow(self, dist, work):
         self.launch("nf_narrow", dist.size, (dist, work, scalar(dist.size, np.int32)))
@@ -234,7 +240,7 @@ class CudaOps(CudaKernelTable):
         self.kernel("nf_advance", T)((1,), (1,), (st.ctl, st.tctl, scalar(target, np.int32)))
 
     def dense_phase(self, g, weights, dist, flags, cutoff, dc, fmin0, delta0, target,
-                    heavy=None, settle=None, keys=None, span=None):
+                    heavy=None, settle=None, keys=None, span=None, go=None, start=None):
         """The dense rounds from the vertices flagged in ``flags[0]`` until a round leaves
         none flagged (``flags``: round 0's flags and a zeroed array; they alternate by
         round and are both zero at the end), all in one cooperative launch
@@ -246,7 +252,10 @@ class CudaOps(CudaKernelTable):
         distance of at most the least pending one + ``settle`` (the solver's _settle:
         the least arc weight, under which it is final, + a margin). ``keys``: a keyed
         run's (int32 distances). ``span``: the flags a warp's lane takes at a time where no
-        row is longer than HEAVY_ARCS (visit_flagged_arcs; None: flag_span's choice)."""
+        row is longer than HEAVY_ARCS (visit_flagged_arcs; None: flag_span's choice).
+        ``go``: a run's ctl, read when the rounds start: they run only if its
+        CTL_HANDED slot is set (None: they run). ``start``: a run's tctl, whose minimum
+        and delta the first round takes instead of ``fmin0`` and ``delta0``."""
         T = dist.dtype
         n = dist.size
         variant = self._variant("nf_dense_rounds", T, keys)
@@ -266,7 +275,9 @@ class CudaOps(CudaKernelTable):
                                          "dwidth", "dcount", "dhist")),
             scalar(fmin0, T), scalar(delta0, T), scalar(target, np.int32),
             scalar(distance_inf(T) if settle is None else settle, T), *_queue(heavy),
-            _keys(keys), scalar(span, np.int32)),
+            _keys(keys), scalar(span, np.int32),
+            NULL if go is None else scalar(go.data.ptr + 4 * CTL_HANDED, np.uint64),
+            NULL if start is None else start),
             enable_cooperative_groups=True)
 
     def dense_control(self, dtype):
@@ -284,6 +295,13 @@ class CudaOps(CudaKernelTable):
     def dense_rounds_run(self, dc):
         """The rounds the dense phase of ``dc`` ran (waits for it)."""
         return int(dense_views(self.cp.asnumpy(dc.block), dc.dtype).rounds[0])
+
+    def clear_heavy_rows(self, heavy):
+        """Empty a long-row queue from heavy_rows (None: nothing to do) for a new run's
+        rounds: its counts zeroed (a memset)."""
+        if heavy is not None:
+            self.ex.fill_bytes(heavy.count, 0)
+        return heavy
 
     def heavy_rows(self, graph, dtype):
         """The long-row queue of a graph's team and dense rounds (HeavyRows in
@@ -371,8 +389,12 @@ class NumpyOps(NumpyTwin):
             st.dist[source] = 0
             st.ctl[CTL_SIZE] = 1
 
-    def flag_entries(self, cv, size, flags):
-        flags[cv[:size]] = 1
+    def hand_over(self, st, dense_fraction, flags):
+        ctl = st.ctl
+        size = int(ctl[CTL_SIZE])
+        ctl[CTL_HANDED] = bool(ctl[CTL_WIDE]) or size * dense_fraction > st.dist.size
+        if ctl[CTL_HANDED]:
+            flags[buffers(st, int(ctl[CTL_PARITY]))[0][:size]] = 1
 
     def narrow(self, dist, work):
         work[:] = np.minimum(dist, INT32_MAX)
@@ -429,6 +451,9 @@ class NumpyOps(NumpyTwin):
         """None: the twin's round relaxes every row itself, long ones included."""
         return None
 
+    def clear_heavy_rows(self, heavy):
+        return heavy  # None (heavy_rows)
+
     def unset_keys(self, n):
         return np.full(n, NO_KEY, dtype=np.uint64)
 
@@ -436,39 +461,44 @@ class NumpyOps(NumpyTwin):
         pred[:] = np.where(keys == NO_KEY, -1, (keys & np.uint64(0xFFFFFFFF)).astype(np.int64))
 
     def dense_phase(self, g, weights, dist, flags, cutoff, dc, fmin0, delta0, target,
-                    heavy=None, settle=None, keys=None, span=None):
+                    heavy=None, settle=None, keys=None, span=None, go=None, start=None):
         """The dense rounds (see CudaOps.dense_phase), one ``_dense_round`` after another
         until one leaves no vertex flagged (their number: dense_rounds_run). ``heavy``:
-        unused (heavy_rows); ``settle`` and ``keys`` as the kernel's; ``span`` unused (a
-        twin's round takes its vertices all at once)."""
+        unused (heavy_rows); ``settle``, ``keys``, ``go`` and ``start`` as the kernel's;
+        ``span`` unused (a twin's round takes its vertices all at once)."""
         if keys is not None and dist.dtype != np.int32:
             raise ValueError("near-far: keyed rounds run on int32 distances only")
+        if go is not None and not go[CTL_HANDED]:
+            return
+        first = (fmin0, delta0) if start is None else (start[0].item(), start[1].item())
         round_ = 0
         while True:
             cur = round_ % 3
             dc.changed[(round_ + 1) % 3] = 0
             self._dense_round(g, weights, dist, flags[round_ % 2], flags[1 - round_ % 2],
                               cutoff, dc.changed[cur:cur + 1], dc, round_, fmin0, delta0,
-                              target, settle, keys)
+                              target, settle, keys, first)
             round_ += 1
             if not dc.changed[cur]:
                 dc.rounds[0] = round_
                 return
 
     def _dense_round(self, g, weights, dist, flag_in, flag_out, cutoff, changed, dc, round_,
-                     fmin0, delta0, target, settle=None, keys=None):
+                     fmin0, delta0, target, settle=None, keys=None, first=None):
         """Relax the flagged vertices below the round's threshold from their distances at
         the start of the round (the kernel's asynchronous round reaches these values or
         lower); the same thresholds, histogram, control slots and long rows' rule
-        (``settle``) as nf_dense_rounds."""
+        (``settle``) as nf_dense_rounds; ``first``: round 0's (minimum, delta), by default
+        (``fmin0``, ``delta0``)."""
         T = dist.dtype.type
         inf = distance_inf(dist.dtype)
         cur, prev, nxt = round_ % 3, (round_ + 2) % 3, (round_ + 1) % 3
-        base, width = fmin0, _quarter(delta0)
         if round_ == 0:
-            thr = threshold(fmin0, delta0, inf)
+            base, delta = (fmin0, delta0) if first is None else first
+            width = _quarter(delta)
+            thr = threshold(base, delta, inf)
         elif target == 0:
-            base = dc.dmin[prev].item()
+            base, width = dc.dmin[prev].item(), _quarter(delta0)
             thr = threshold(base, delta0, inf)
         else:
             cum = np.cumsum(dc.dhist[prev])

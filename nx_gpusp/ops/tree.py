@@ -27,9 +27,7 @@ class CudaOps(CudaKernelTable):
 
     def _preds_of_bytes(self, n, byte):
         """int32[n] whose every byte is ``byte`` (a memset, not CuPy's fill launch)."""
-        pred = self.cp.empty(n, dtype=np.int32)
-        pred.data.memset_async(byte, pred.nbytes)
-        return pred
+        return self.ex.fill_bytes(self.cp.empty(n, dtype=np.int32), byte)
 
     def unclaimed_preds(self, n):
         """int32[n] set to UNCLAIMED (four UNCLAIMED_BYTE bytes)."""

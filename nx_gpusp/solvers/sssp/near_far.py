@@ -126,6 +126,21 @@ tctl) left the GPU idle ~0.3 ms. So ctl and tctl are one block read in one copy,
 dense phase's buffers and control block (a device copy of a template) are made while
 the first launch runs, and a handed-over run returns without waiting for its rounds
 (its statistics are read when asked; the tree's launches queue behind the rounds).
+The hand-over's verdict is the device's: after each launch nf_hand_over sets
+ctl[CTL_HANDED] and flags the frontier (the rule above), and after a team launch the
+host queues the copy of the control block and then the dense rounds, which start only
+if the verdict says so (`go`), from tctl's minimum and delta read on the device. The
+host reads its copy while they run: no round trip between the team and the dense
+rounds (after a grid round, which the host follows with the next round, the rounds are
+launched once the verdict is read). A run's working arrays other than its distances,
+predecessors and keys (stamps, frontier buffers, control block, long-row queues, flags,
+a page-locked copy of the control block) are kept with the device graph for its next
+run (DeviceCSR.scratch) instead of a dozen allocations a run. On R-MAT 20 the host took
+~0.26 ms to launch a run's dense rounds, of which the GPU spent ~0.07 ms in its team
+round and idled the rest. H100, lengths as a NetworkX call gets them, median of 33
+calls (11 sources x 3) round-robin in one process against the code before: R-MAT 20
+1.814 -> 1.618 ms, random-pred 1M 0.725 -> 0.634, 4M 1.537 -> 1.428, Kronecker 19
+2.289 -> 2.068, NY 3.284 -> 3.155 (table in docs/benchmarks.md).
 """
 
 import functools
@@ -135,9 +150,9 @@ import networkx as nx
 import numpy as np
 
 from ...methods import method
-from ...ops.near_far import (ARC_CAP_NONE, BLOCK_THREADS, CLUSTER, CTL_PARITY, CTL_ROUND,
-                             CTL_SIZE, CTL_SLOTS, CTL_SUB, CTL_TOTAL_NEAR, CTL_WIDE, HEAVY_ARCS,
-                             INLINE_QUEUE, INT32_MAX, buffers, split_control)
+from ...ops.near_far import (ARC_CAP_NONE, BLOCK_THREADS, CLUSTER, CTL_HANDED, CTL_PARITY,
+                             CTL_ROUND, CTL_SIZE, CTL_SLOTS, CTL_SUB, CTL_TOTAL_NEAR, HEAVY_ARCS,
+                             INLINE_QUEUE, INT32_MAX, split_control)
 from . import SSSPResult, cutoff_value, check_negative_cycle, distance_inf, source_indices
 from .bellman_ford import refuse_cycles_before_overflow
 from .frontier import frontier_sssp
@@ -198,7 +213,7 @@ def _arc_cap(graph, dense_fraction, team_threads):
 
 
 def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, delta=None,
-                 space=None, wait=True, keys=None, span=None):
+                 space=None, wait=True, keys=None, span=None, go=None, start=None):
     """Dense rounds (nf_dense_rounds) from the vertices flagged in ``flags`` until none is
     left pending; ``dist`` is lowered in place. The first round relaxes the flagged
     vertices below ``fmin + delta``; the next ones about ``target`` vertices each, the
@@ -209,6 +224,9 @@ def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, d
     for ``dist``'s graph and type (made here if not given). Non-negative weights only.
     ``keys``: a keyed run's (int32 ``dist``; see the module's notes). ``span``: the
     flags a lane takes at a time (None: ops.near_far.flag_span's choice by size; CUDA).
+    ``go`` and ``start`` (a near-far run's ctl and tctl, read on the device; not with a
+    ``space`` that narrows): the rounds run only if the run was handed over, and the first
+    one from its tctl (ops.near_far's dense_phase).
     Returns the number of rounds run (waiting for them), or with ``wait=False`` a
     function that reads it (nothing waits: what the caller launches next queues
     behind the rounds)."""
@@ -216,6 +234,8 @@ def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, d
     g = graph.on(ex)
     space = dense_space(ex, graph, dist.dtype) if space is None else space
     narrow = space.work is not None
+    if narrow and (go is not None or start is not None):
+        raise ValueError("near-far: go and start need the run's own distance type")
     inf = distance_inf(np.int32 if narrow else dist.dtype)
     delta = inf if delta is None else delta
     if narrow:  # unreached (the int64 maximum) becomes the int32 maximum and back
@@ -228,7 +248,7 @@ def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, d
     pair = (flags, ex.xp.zeros_like(flags) if spare is None else spare)
     # settle <= 2 max w (_settle) fits wherever the rounds' distances do
     ops.dense_phase(g, space.weights, work, pair, cut, space.control, fmin, delta, target,
-                    space.heavy, space.settle, keys, span)
+                    space.heavy, space.settle, keys, span, go, start)
     if narrow:
         ops.widen(work, dist)
     if not wait:
@@ -236,22 +256,24 @@ def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, d
     return ops.dense_rounds_run(space.control)
 
 
-def dense_space(ex, graph, dtype):
+def dense_space(ex, graph, dtype, heavy=None):
     """What dense rounds on ``graph`` from ``dtype`` distances need besides their flags,
     allocated and initialised (the work queued on the device): int32 distances and
     weights where n * max w fits int32 (``work`` None: the rounds lower ``dtype``'s
     distances themselves, as those of an int32 run), the rounds' control block, the
-    long-row queue and, on graphs with rows longer than HEAVY_ARCS, ``settle`` (_settle:
-    how far above the least pending distance the rounds walk such a row; None: no rows
-    that long). The solver makes it while its
-    first launch runs, so that a hand-over only launches."""
+    long-row queue (``heavy``: an empty one of ``dtype`` made by the caller, else a new
+    one) and, on graphs with rows longer than HEAVY_ARCS, ``settle`` (_settle: how far
+    above the least pending distance the rounds walk such a row; None: no rows that
+    long). The solver makes it while its first launch runs, so that a hand-over only
+    launches."""
     ops = ex.ops("near_far")
     narrow = graph.int32_distances
     kind = np.dtype(np.int32 if narrow else dtype)
     return SimpleNamespace(
         work=ex.xp.empty(graph.n, dtype=np.int32) if kind != np.dtype(dtype) else None,
         weights=graph.weights_as(ex, np.int32) if narrow else graph.on(ex).weights,
-        control=ops.dense_control(kind), heavy=ops.heavy_rows(graph, kind),
+        control=ops.dense_control(kind),
+        heavy=heavy if heavy is not None and kind == dtype else ops.heavy_rows(graph, kind),
         settle=_settle(graph) if graph.max_out_degree > HEAVY_ARCS else None)
 
 
@@ -263,17 +285,22 @@ def _settle(graph):
     return graph.min_weight + (extra if graph.weights.dtype.kind == "f" else int(extra))
 
 
-def _hand_over(ex, graph, st, host_ctl, host_tctl, srcs, cut, stats, target, space, keys):
-    """Dense rounds from near-far's state: every frontier entry's vertex flagged (an
-    entry is a vertex whose current distance has not been relaxed yet), the first
-    threshold near-far's next one (``host_tctl``: its frontier minimum and delta).
-    ``keys``: a keyed run's, whose tree is then queued behind the rounds."""
+def _queue_dense_rounds(ex, graph, st, cut, target, space, keys, *, only_if_handed):
+    """Dense rounds from near-far's state (ops.near_far's hand_over flagged the frontier's
+    vertices), the first threshold near-far's next one (tctl's frontier minimum and delta,
+    read on the device; target 0: none), without waiting; returns dense_rounds' reader of
+    the rounds run. ``only_if_handed``: they run only if the hand-over's verdict, read on
+    the device, says so (queued behind a team launch before the host has read it)."""
     flags, spare = space.flags
-    ex.ops("near_far").flag_entries(buffers(st, int(host_ctl[CTL_PARITY]))[0],
-                                    int(host_ctl[CTL_SIZE]), flags)
-    fmin, delta = (host_tctl[:2].tolist() if target else (0, None))
-    rounds_run = dense_rounds(ex, graph, st.dist, flags, cut, spare=spare, target=target,
-                              fmin=fmin, delta=delta, space=space, wait=False, keys=keys)
+    return dense_rounds(ex, graph, st.dist, flags, cut, spare=spare, target=target,
+                        space=space, wait=False, keys=keys,
+                        go=st.ctl if only_if_handed else None,
+                        start=st.tctl if target else None)
+
+
+def _handed_over(ex, st, srcs, stats, space, keys, rounds_run):
+    """The result of a run handed over to dense rounds (``rounds_run``: their reader).
+    ``keys``: a keyed run's, whose tree is then queued behind the rounds."""
 
     def dense_stats(stats):  # read when the stats are (the device has finished by then)
         dense = rounds_run()
@@ -293,11 +320,17 @@ def _key_tree(ex, st, keys):
     return st.pred
 
 
-def _hand_over_space(ex, graph, dtype):
-    """dense_space and the hand-over's two zeroed flag arrays (one memset)."""
-    space = dense_space(ex, graph, dtype)
-    flags = ex.xp.zeros(2 * graph.n, dtype=np.uint8)
-    space.flags = (flags[: graph.n], flags[graph.n:])
+def _hand_over_space(ex, graph, dtype, scratch):
+    """dense_space, with the long-row queue and the two flag arrays (zeroed: one memset)
+    kept in ``scratch`` (made there by the graph's first hand-over)."""
+    if scratch.flags is None:
+        scratch.dense_heavy = ex.ops("near_far").heavy_rows(graph, dtype)
+        flags = ex.xp.empty(2 * graph.n, dtype=np.uint8)
+        scratch.flags = (flags, flags[: graph.n], flags[graph.n:])
+    ops = ex.ops("near_far")
+    space = dense_space(ex, graph, dtype, ops.clear_heavy_rows(scratch.dense_heavy))
+    ex.fill_bytes(scratch.flags[0], 0)
+    space.flags = scratch.flags[1:]
     return space
 
 
@@ -362,39 +395,56 @@ def near_far_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, delta=None
     team = _team(ops, cluster)
     _check_dense_target(dense_target)
     refuse_cycles_before_overflow(ex, graph, sources)
-    st = _initial_state(ex, ops, n, dtype, srcs, _initial_step(graph, dtype, delta))
-    host_ctl = np.zeros(CTL_SLOTS, dtype=np.int32)
-    if not graph.has_out_arcs(srcs):  # the initial state is the answer: no launch
-        return SSSPResult(dist=st.dist, pred=st.pred if want_pred else None,
-                          sources=srcs.astype(np.int64), executor=ex,
-                          stats=_stats(host_ctl, 0))
-    keys = ops.unset_keys(n) if keyed else None
-    host_ctl[CTL_SIZE] = len(srcs)
-    guard = _CycleGuard(ex, graph, st.pred)
-    launches = 0
-    dense = _dense_ok(graph, dense_fraction)
-    arc_cap = _arc_cap(graph, dense_fraction, team * BLOCK_THREADS) if dense else ARC_CAP_NONE
-    team_target, block_cap = _team_sizes(team, team_target, block_cap)
-    heavy = ops.heavy_rows(graph, dtype)  # long rows split over the team
-    space = None  # the dense phase's, made while the first launch runs
-    while host_ctl[CTL_SIZE] > 0:
-        size = int(host_ctl[CTL_SIZE])
-        if size <= block_cap:
-            ops.block_rounds(g, st, block_cap, guard.max_rounds, track_pred, cut, team,
-                             team_target, INLINE_CAP if inline and not track_pred else 0,
-                             heavy, arc_cap, INLINE_ARCS, keys)
-        else:
-            ops.grid_round(g, st, size, int(host_ctl[CTL_PARITY]), track_pred, cut,
-                           grid_target, keys)
-        launches += 1
-        if dense and space is None:
-            space = _hand_over_space(ex, graph, dtype)
-        host_ctl, host_tctl = split_control(ex.to_host(st.ctl).copy(), dtype)
-        if dense and (int(host_ctl[CTL_SIZE]) * dense_fraction > n or host_ctl[CTL_WIDE]):
-            return _hand_over(ex, graph, st, host_ctl, host_tctl, srcs, cut,
-                              _stats(host_ctl, launches), dense_target, space, keys)
-        if host_ctl[CTL_SIZE] > 0:
-            guard.after_launch(host_ctl, host_tctl)
+    step = _initial_step(graph, dtype, delta)
+    with graph.on(ex).scratch(("near-far", dtype), functools.partial(_scratch, ex, graph, dtype)) \
+            as scratch:
+        st = _initial_state(ex, ops, n, dtype, srcs, step, scratch)
+        host_ctl = np.zeros(CTL_SLOTS, dtype=np.int32)
+        if not graph.has_out_arcs(srcs):  # the initial state is the answer: no launch
+            return SSSPResult(dist=st.dist, pred=st.pred if want_pred else None,
+                              sources=srcs.astype(np.int64), executor=ex,
+                              stats=_stats(host_ctl, 0))
+        keys = ops.unset_keys(n) if keyed else None
+        host_ctl[CTL_SIZE] = len(srcs)
+        guard = _CycleGuard(ex, graph, st.pred)
+        launches = 0
+        dense = _dense_ok(graph, dense_fraction)
+        arc_cap = (_arc_cap(graph, dense_fraction, team * BLOCK_THREADS) if dense
+                   else ARC_CAP_NONE)
+        team_target, block_cap = _team_sizes(team, team_target, block_cap)
+        heavy = ops.clear_heavy_rows(scratch.heavy)  # long rows split over the team
+        space = None  # the dense phase's, made while the first launch runs
+        while host_ctl[CTL_SIZE] > 0:
+            size = int(host_ctl[CTL_SIZE])
+            teamed = size <= block_cap
+            if teamed:
+                ops.block_rounds(g, st, block_cap, guard.max_rounds, track_pred, cut, team,
+                                 team_target, INLINE_CAP if inline and not track_pred else 0,
+                                 heavy, arc_cap, INLINE_ARCS, keys)
+            else:
+                ops.grid_round(g, st, size, int(host_ctl[CTL_PARITY]), track_pred, cut,
+                               grid_target, keys)
+            launches += 1
+            rounds_run = None
+            if dense:
+                if space is None:
+                    space = _hand_over_space(ex, graph, dtype, scratch)
+                ops.hand_over(st, min(dense_fraction, n + 1), space.flags[0])
+            if dense and teamed:  # the rounds queued behind the verdict (module's notes)
+                read = ex.to_host_async(st.ctl, out=scratch.host_ctl)
+                rounds_run = _queue_dense_rounds(ex, graph, st, cut, dense_target, space,
+                                                 keys, only_if_handed=True)
+                host_ctl, host_tctl = split_control(read().copy(), dtype)
+            else:
+                host_ctl, host_tctl = split_control(ex.to_host(st.ctl).copy(), dtype)
+            if host_ctl[CTL_HANDED]:
+                if rounds_run is None:
+                    rounds_run = _queue_dense_rounds(ex, graph, st, cut, dense_target, space,
+                                                     keys, only_if_handed=False)
+                return _handed_over(ex, st, srcs, _stats(host_ctl, launches), space, keys,
+                                    rounds_run)
+            if host_ctl[CTL_SIZE] > 0:
+                guard.after_launch(host_ctl, host_tctl)
     pred = st.pred if keys is None else _key_tree(ex, st, keys)
     if graph.has_negative_weights and dtype.kind == "f":
         # rounding cycles: frontier_sssp's verdict (its order is not near-far's); where
@@ -443,17 +493,31 @@ def _initial_step(graph, dtype, delta):
     return delta if dtype.kind == "f" else max(1, int(delta))
 
 
-def _initial_state(ex, ops, n, dtype, srcs, step):
-    """The device state of a run (distances, predecessors, stamps, both frontier
-    buffers, ctl and tctl), its frontier the sources."""
-    xp = ex.xp
-    slots = max(n, 1)  # frontier entries (at least one: nf_init writes the first)
+def _scratch(ex, graph, dtype):
+    """A run's working arrays besides its distances, predecessors and keys, kept with the
+    device graph between runs (DeviceCSR.scratch): stamps, both frontier buffers, the
+    control block and a page-locked host array for its copies, the team's long-row
+    queue; the dense phase's flags and long-row queue once a run is handed over
+    (_hand_over_space)."""
+    xp, ops = ex.xp, ex.ops("near_far")
+    slots = max(graph.n, 1)  # frontier entries (at least one: nf_init writes the first)
     ctl, tctl = ops.control_block(dtype)
+    return SimpleNamespace(
+        stamp=xp.empty(graph.n, dtype=np.int32), fv=xp.empty(slots, dtype=np.int32),
+        fd=xp.empty(slots, dtype=dtype), gv=xp.empty(slots, dtype=np.int32),
+        gd=xp.empty(slots, dtype=dtype), ctl=ctl, tctl=tctl,
+        host_ctl=ex.pinned_empty(ctl.size, ctl.dtype), heavy=ops.heavy_rows(graph, dtype),
+        flags=None, dense_heavy=None)
+
+
+def _initial_state(ex, ops, n, dtype, srcs, step, scratch):
+    """The device state of a run (new distances and predecessors; stamps, both frontier
+    buffers, ctl and tctl from ``scratch``), its frontier the sources."""
+    xp = ex.xp
     st = SimpleNamespace(
         dist=xp.empty(n, dtype=dtype), pred=xp.empty(n, dtype=np.int32),
-        stamp=xp.empty(n, dtype=np.int32), fv=xp.empty(slots, dtype=np.int32),
-        fd=xp.empty(slots, dtype=dtype), gv=xp.empty(slots, dtype=np.int32),
-        gd=xp.empty(slots, dtype=dtype), ctl=ctl, tctl=tctl)
+        stamp=scratch.stamp, fv=scratch.fv, fd=scratch.fd, gv=scratch.gv, gd=scratch.gd,
+        ctl=scratch.ctl, tctl=scratch.tctl)
     # one launch for a single source; several sources are added from the host
     ops.init_state(st, int(srcs[0]) if len(srcs) == 1 else -1, step)
     if len(srcs) > 1:
