@@ -124,6 +124,23 @@ __device__ __forceinline__ void tile_rows(const long long* __restrict__ indptr,
     __syncthreads();
 }
 
+// The calling block's tiles of TREE_TILE arcs (grid-stride): for each, its rows in
+// row_at (tile_rows) and then body(first, last, lo) (the tile's first and last arc, the
+// row of its first arc). row_at and warp_max: the block's shared arrays.
+template <typename Body>
+__device__ __forceinline__ void for_arc_tiles(const long long* __restrict__ indptr,
+                                              const int* __restrict__ tile_row, long long m,
+                                              int* row_at, int* warp_max, Body body) {
+    for (long long tile = blockIdx.x; tile * TREE_TILE < m; tile += gridDim.x) {
+        const long long first = tile * TREE_TILE;
+        const long long last = min(first + TREE_TILE, m) - 1;
+        const long long lo = __ldg(tile_row + tile), next = __ldg(tile_row + tile + 1);
+        __syncthreads();  // the previous tile's row_at is read
+        tile_rows(indptr, first, last, lo, next, row_at, warp_max);
+        body(first, last, lo);
+    }
+}
+
 template <typename T>
 __global__ void __launch_bounds__(TREE_THREADS)
 tight_arc_parents(const long long* __restrict__ indptr, const int* __restrict__ indices,
@@ -133,12 +150,8 @@ tight_arc_parents(const long long* __restrict__ indptr, const int* __restrict__ 
     __shared__ __align__(16) int row_at[TREE_TILE];
     __shared__ int warp_max[TREE_THREADS / 32];
     const T inf = DistTraits<T>::inf();
-    for (long long tile = blockIdx.x; tile * TREE_TILE < m; tile += gridDim.x) {
-        const long long first = tile * TREE_TILE;
-        const long long last = min(first + TREE_TILE, m) - 1;
-        const long long lo = __ldg(tile_row + tile), next = __ldg(tile_row + tile + 1);
-        __syncthreads();  // the previous tile's row_at is read
-        tile_rows(indptr, first, last, lo, next, row_at, warp_max);
+    for_arc_tiles(indptr, tile_row, m, row_at, warp_max, [&](long long first, long long last,
+                                                             long long lo) {
         // the thread's PER arcs, each step's loads issued together: the tails' distances,
         // then the heads and weights of the arcs whose tail is reached (a search that
         // reached a small part of the graph streams little more than its distances),
@@ -168,7 +181,7 @@ tight_arc_parents(const long long* __restrict__ indptr, const int* __restrict__ 
             const T dv = dist[v[k]];
             if (dv != inf && du[k] < dv && du[k] + w[k] == dv) pred[v[k]] = (int)u[k];
         }
-    }
+    });
 }
 
 #define PULL_ARCS 2  // in-arcs a thread of tight_in_arc_parents takes at a time
@@ -260,15 +273,11 @@ arc_tails(const long long* __restrict__ indptr, const int* __restrict__ tile_row
           int* tails) {
     __shared__ __align__(16) int row_at[TREE_TILE];
     __shared__ int warp_max[TREE_THREADS / 32];
-    for (long long tile = blockIdx.x; tile * TREE_TILE < m; tile += gridDim.x) {
-        const long long first = tile * TREE_TILE;
-        const long long last = min(first + TREE_TILE, m) - 1;
-        const long long lo = __ldg(tile_row + tile), next = __ldg(tile_row + tile + 1);
-        __syncthreads();  // the previous tile's row_at is read
-        tile_rows(indptr, first, last, lo, next, row_at, warp_max);
+    for_arc_tiles(indptr, tile_row, m, row_at, warp_max, [&](long long first, long long last,
+                                                             long long lo) {
         for (int i = threadIdx.x; first + i <= last; i += TREE_THREADS)
             tails[first + i] = static_cast<int>(lo + row_at[i]);
-    }
+    });
 }
 
 template <typename T>
