@@ -243,9 +243,6 @@ class Executor:
         """Raise MemoryError, naming the sizes, when ``nbytes`` cannot fit on the device."""
         if not self.is_cuda:
             return
-        pool = self.xp.get_default_memory_pool()
-        if nbytes <= pool.free_bytes():  # the pool holds that much: no device query
-            return
         free = self.free_bytes()
         if nbytes > free:
             raise MemoryError(
