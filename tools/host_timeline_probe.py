@@ -1,9 +1,9 @@
 """Developer probe: where a single-source call waits for the host (CUDA only).
 
 Unlike ``near_far_launch_probe.py``, nothing is synchronised: each wrapped step of a
-call (the near-far and tree kernel tables' methods, ``to_host``, the solver's set-up
-and the hand-over's allocations) records, on entry and on exit, the host clock and a
-CUDA event. A row prints ``step>`` / ``step<`` as ``host ms / GPU ms`` since the
+call (the near-far and tree kernel tables' methods, ``to_host``, ``to_host_async``'s
+copy and its wait, the solver's set-up and the hand-over's allocations) records, on
+entry and on exit, the host clock and a CUDA event. A row prints ``step>`` / ``step<`` as ``host ms / GPU ms`` since the
 call began: where the GPU's time of reaching a step is close to the host's, the GPU had
 run out of work and was waiting for the host. The call is the race's (``auto``, as a
 NetworkX call runs it: lengths, or with ``--paths`` the tight-arc tree as well), after
@@ -21,11 +21,11 @@ from nx_gpusp.algorithms.common import configured_executor
 from nx_gpusp.methods import get_method
 from nx_gpusp.solvers.sssp import near_far as near_far_solver
 
-NEAR_FAR = ("init_state", "block_rounds", "grid_round", "flag_entries", "narrow", "widen",
-            "dense_phase", "heavy_rows", "unset_keys", "key_predecessors")
+NEAR_FAR = ("init_state", "block_rounds", "grid_round", "hand_over", "narrow", "widen",
+            "dense_phase", "heavy_rows", "clear_heavy_rows", "unset_keys", "key_predecessors")
 TREE = ("no_preds", "unclaimed_preds", "tight_arc_parents", "tight_in_arc_parents",
         "tree_unclaimed", "tree_finish")
-SOLVER = ("dense_rounds", "_initial_state", "_hand_over_space")
+SOLVER = ("dense_rounds", "_scratch", "_initial_state", "_hand_over_space")
 
 
 def wrap_steps(ex, marks):
@@ -49,10 +49,29 @@ def wrap_steps(ex, marks):
 
         setattr(owner, attr, step)
 
+    def wrap_async(owner, attr):  # the copy queued, and the wait of the function it returns
+        original = getattr(owner, attr)
+
+        def queue(*args, **kwargs):
+            mark(attr + ">")
+            wait = original(*args, **kwargs)
+            mark(attr + "<")
+
+            def waited():
+                mark("wait>")
+                out = wait()
+                mark("wait<")
+                return out
+
+            return waited
+
+        setattr(owner, attr, queue)
+
     for owner, names in ((ex.ops("near_far"), NEAR_FAR), (ex.ops("tree"), TREE),
                          (near_far_solver, SOLVER), (ex, ("to_host", "require_bytes"))):
         for name in names:
             wrap(owner, name)
+    wrap_async(ex, "to_host_async")
     return mark
 
 

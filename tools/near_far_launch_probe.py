@@ -4,7 +4,9 @@ Every method of the near-far kernel table that launches (the team rounds, grid r
 the dense phase (all its rounds in one launch), set-up and conversions) is wrapped so that
 each call is timed between two CUDA events and synchronised; one run per source after
 a warm-up run, lengths only. Prints each run's total, its statistics and the time of
-every launch in order (``block``: a team launch, ``dense``: the dense phase).
+every launch in order (``block``: a team launch, ``dense``: the dense phase; a run
+queues one after each team launch, which returns at once where the hand-over's verdict
+is to go on in near-far).
 
 Usage: python tools/near_far_launch_probe.py [--workload W]... [--sources N]
 """
@@ -15,7 +17,7 @@ from nx_gpusp import bench
 from nx_gpusp.algorithms.common import configured_executor
 from nx_gpusp.methods import get_method
 
-LAUNCHING = ("init_state", "block_rounds", "grid_round", "flag_entries", "narrow",
+LAUNCHING = ("init_state", "block_rounds", "grid_round", "hand_over", "narrow",
              "dense_phase", "widen")
 
 
