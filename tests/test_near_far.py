@@ -156,6 +156,49 @@ def test_dense_rounds_cuda_matches_twin(seed, weights, threshold):
     np.testing.assert_array_equal(out[0], out[1])
 
 
+@pytest.mark.parametrize("seed", range(2))
+def test_dense_rounds_go_and_start(device, seed):
+    """The dense rounds a near-far run queues behind its hand-over: with ``go`` (the
+    run's ctl) they run only if its CTL_HANDED slot is set (else distances and flags stay
+    as they were), and with ``start`` (its tctl) the first round takes the minimum and
+    delta there, not the host's (a cutoff of 0 ends the rounds after the first, whose
+    bucket base and width stay in the control block); the distances are those of
+    passing the two values from the host."""
+    from nx_gpusp.ops.near_far import dense_views
+    from nx_gpusp.solvers.sssp.near_far import dense_space
+
+    ex = Executor(device)
+    graph = _random_csr(300 + seed, 5000, 40000, "int")
+    graph.weights[:] = np.maximum(graph.weights, 1)  # no arc within a cutoff of 0
+    assert graph.int32_distances
+    sources = np.random.default_rng(seed).choice(graph.n, 3, replace=False)
+    fmin, delta = 0, int(graph.weights.max()) // 4
+
+    def run(cut=distance_inf(np.int32), **kw):
+        dist, _pred = init_sources(ex, graph.n, sources, np.int32)
+        flags = ex.xp.zeros(graph.n, dtype=np.uint8)
+        flags[ex.asarray(sources)] = 1
+        rounds = dense_rounds(ex, graph, dist, flags, cut, target=64, **kw)
+        return rounds, ex.to_host(dist), ex.to_host(flags)
+
+    ctl, tctl = ex.ops("near_far").control_block(np.int32)
+    ctl[:] = 0
+    tctl[0], tctl[1] = fmin, delta
+    rounds, dist, flags = run(fmin=fmin, delta=delta, go=ctl)  # CTL_HANDED 0: no rounds
+    assert rounds == 0 and flags.sum() == 3
+    assert (dist[sources] == 0).all() and (dist == 0).sum() == 3
+    ctl[CTL_HANDED] = 1
+    want = run(fmin=fmin, delta=delta)
+    got = run(fmin=7, delta=1, go=ctl, start=tctl)
+    assert got[0] >= 2 and not got[2].any()
+    np.testing.assert_array_equal(got[1], want[1])
+    space = dense_space(ex, graph, np.int32)
+    tctl[0], tctl[1] = 5, 8
+    assert run(cut=0, fmin=0, delta=4, go=ctl, start=tctl, space=space)[0] == 1
+    first = dense_views(ex.to_host(space.control.block), np.dtype(np.int32))
+    assert (first.dbase[0], first.dwidth[0]) == (5, 2)  # start's minimum and delta / 4
+
+
 @pytest.mark.gpu
 @pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
 @pytest.mark.parametrize("span", [1, 2, 3, 8])

@@ -323,11 +323,11 @@ def _key_tree(ex, st, keys):
 def _hand_over_space(ex, graph, dtype, scratch):
     """dense_space, with the long-row queue and the two flag arrays (zeroed: one memset)
     kept in ``scratch`` (made there by the graph's first hand-over)."""
+    ops = ex.ops("near_far")
     if scratch.flags is None:
-        scratch.dense_heavy = ex.ops("near_far").heavy_rows(graph, dtype)
+        scratch.dense_heavy = ops.heavy_rows(graph, dtype)
         flags = ex.xp.empty(2 * graph.n, dtype=np.uint8)
         scratch.flags = (flags, flags[: graph.n], flags[graph.n:])
-    ops = ex.ops("near_far")
     space = dense_space(ex, graph, dtype, ops.clear_heavy_rows(scratch.dense_heavy))
     ex.fill_bytes(scratch.flags[0], 0)
     space.flags = scratch.flags[1:]
