@@ -10,7 +10,7 @@ from graphs import (assert_lengths_equal, assert_paths_valid, assert_tight_tree,
                     random_graph)
 from nx_gpusp.convert import to_networkx
 from nx_gpusp.executor import Executor, cuda_available
-from nx_gpusp.graph import CSRGraph
+from nx_gpusp.graph import CSRGraph, float_distances
 from nx_gpusp.ops.near_far import CTL_HANDED, CTL_SLOTS
 from nx_gpusp.solvers.sssp import distance_inf, init_sources
 from nx_gpusp.solvers.sssp.near_far import dense_rounds, near_far_sssp
@@ -251,9 +251,6 @@ def test_dense_spans_chosen_by_size(weights):
     distances, 4 with float64): SciPy's distances,
     and predecessors (keys; the tight-arc tree with float weights) along tight arcs from
     strictly closer vertices."""
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import dijkstra
-
     from nx_gpusp.datasets import random_predecessors
     from nx_gpusp.ops.near_far import flag_span
 
@@ -266,11 +263,8 @@ def test_dense_spans_chosen_by_size(weights):
     assert flag_span(graph.n, 8 * blocks, np.float64 if weights == "float" else np.int32) > 1
     r = near_far_sssp(ex, graph, [0], want_pred=True)
     assert "dense_rounds" in r.stats
-    dist = ex.to_host(r.dist).astype(np.float64)
-    dist[dist == distance_inf(r.dist.dtype)] = np.inf
-    A = csr_matrix((np.asarray(graph.weights, dtype=np.float64), graph.indices, graph.indptr),
-                   shape=(graph.n, graph.n))
-    np.testing.assert_array_equal(dist, dijkstra(A, indices=0))
+    dist = float_distances(ex.to_host(r.dist))
+    np.testing.assert_array_equal(dist, _scipy_lengths(graph, 0))
     if r.pred is None:  # float weights: the result layer's tight-arc tree
         from nx_gpusp.solvers.sssp.tree import shortest_path_tree
 
@@ -587,18 +581,11 @@ def test_dense_target_option_checked(device, target):
 
 def _scipy_lengths(graph, sources):
     """SciPy's Dijkstra distances from ``sources`` (rows; inf where unreached)."""
-    from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import dijkstra
 
-    A = csr_matrix((graph.weights.astype(np.float64), graph.indices, graph.indptr),
-                   shape=(graph.n, graph.n))
-    return dijkstra(A, directed=True, indices=sources)
+    from nx_gpusp.bench import scipy_matrix
 
-
-def _as_float(dist):
-    d = dist.astype(np.float64)
-    d[dist == distance_inf(dist.dtype)] = np.inf
-    return d
+    return dijkstra(scipy_matrix(graph), directed=True, indices=sources)
 
 
 def test_runs_in_turn_reuse_the_graphs_working_arrays(device):
@@ -617,7 +604,7 @@ def test_runs_in_turn_reuse_the_graphs_working_arrays(device):
             kw = dict(kw)
             sources = kw.pop("sources")
             result = near_far_sssp(ex, graph, sources, **{"want_pred": False, **kw})
-            got = _as_float(ex.to_host(result.dist))
+            got = float_distances(ex.to_host(result.dist))
             want = ref[sources].min(axis=0)
             if "cutoff" in kw:
                 want[want > kw["cutoff"]] = np.inf
@@ -648,7 +635,7 @@ def test_threads_on_their_own_streams_share_a_graph():
             for rep in range(6):
                 s = (k + rep) % 8
                 dist = near_far_sssp(ex, graph, [s], want_pred=False).dist
-                got = _as_float(cupy.asnumpy(dist, stream=stream))
+                got = float_distances(cupy.asnumpy(dist, stream=stream))
                 if not np.array_equal(got, ref[s]):
                     wrong.append((k, s))
 
