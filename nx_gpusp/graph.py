@@ -515,6 +515,7 @@ class DeviceCSR:
         self.n, self.m = graph.n, graph.m
         self.cast_weights = {}  # dtype: the weights as that type (CSRGraph.weights_as)
         self.cast_views = {}  # dtype: the arrays with those weights (CSRGraph.on_as)
+        self.transposed = {}  # dtype: in_arcs' (in_ptr, in_tails, in_weights of that type)
         self._scratch, self._scratch_lock = {}, threading.Lock()
 
     @contextlib.contextmanager
@@ -580,19 +581,19 @@ class DeviceCSR:
             return None
         if not graph.directed:
             return self.indptr, self.indices, weights
-        key = f"in_weights_{np.dtype(dtype).name}"
-        cached = self.__dict__.get(key)
+        dtype = np.dtype(dtype)
+        cached = self.transposed.get(dtype)
         if cached is not None:
-            return self.__dict__["in_ptr"], self.__dict__["in_tails"], cached
+            return cached
         # the sort's keys and values (two of each), the arcs' tails and what is kept
-        need = self.m * (28 + np.dtype(dtype).itemsize) + 8 * self.n
+        need = self.m * (28 + dtype.itemsize) + 8 * self.n
         if self.m >= 2**31 or 2 * need > ex.free_bytes():
             return None
         in_ptr, in_tails, in_weights = ex.ops("tree").in_arcs(self, weights)
-        self.__dict__.setdefault("in_ptr", in_ptr)
-        self.__dict__.setdefault("in_tails", in_tails)
-        self.__dict__[key] = in_weights
-        return self.__dict__["in_ptr"], self.__dict__["in_tails"], in_weights
+        if self.transposed:  # another type's rows and tails, kept: the same arrays
+            in_ptr, in_tails, _ = next(iter(self.transposed.values()))
+        arcs = self.transposed[dtype] = (in_ptr, in_tails, in_weights)
+        return arcs
 
 
 def _merge_parallel_arcs(n, src, dst, w):
