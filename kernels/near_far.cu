@@ -979,7 +979,11 @@ __device__ __forceinline__ void grid_barrier(unsigned* bar) {
 // Per-round control in three slots used round-robin (round r writes slot r % 3, reads
 // slot (r+2) % 3 and clears slot (r+1) % 3 for the next round): dmin (least pending
 // distance), dbase/dwidth (the histogram's buckets), dcount (relaxed vertices), dhist,
-// changed (a vertex flagged for the next round), heavy_count. rounds_out: the rounds run.
+// changed (a vertex flagged for the next round), heavy_count. rounds_out: the rounds run,
+// or -1 where round max_rounds was reached with vertices still flagged. The host passes
+// 2n + 16: each round relaxes the least pending distance, which (weights non-negative)
+// is final, so its vertex is never flagged again and n + 1 rounds suffice; the bound
+// turns a fault into an error instead of a launch that never returns.
 // Rows longer than HEAVY_ARCS are queued as chunks (HeavyRows) and relaxed by the whole
 // grid after a second barrier, into the same round's flags, histogram and minimum.
 // They are taken only at a distance of at most the least pending one + `settle`; the
@@ -1009,11 +1013,15 @@ __global__ void __launch_bounds__(256, 4)
                     unsigned* bar, T* dmin, T* dbase, T* dwidth, int* dcount, int* dhist,
                     T fmin0, T delta0, int target, T settle, int* heavy_u, long long* heavy_start,
                     T* heavy_d, int* heavy_count, int heavy_cap, unsigned long long* keys,
-                    int span, const int* go, const T* start) {
+                    int span, const int* go, const T* start, int max_rounds) {
     __shared__ int s_hist[DENSE_BUCKETS];
     const long long warp = global_thread_id() >> 5, nwarps = grid_stride() >> 5;
     span = span < 1 ? 1 : (span > MAX_FLAG_SPAN<T> ? MAX_FLAG_SPAN<T> : span);
     for (int round = 0;; ++round) {
+        if (round == max_rounds) {  // the same round in every block: none waits at a barrier
+            if (global_thread_id() == 0) *rounds_out = -1;
+            return;
+        }
         const int cur = round % 3, prev = (round + 2) % 3, nxt = (round + 1) % 3;
         unsigned char* flag_in = round & 1 ? flag1 : flag0;
         unsigned char* flag_out = round & 1 ? flag0 : flag1;

@@ -232,6 +232,16 @@ class Executor:
     def asarray(self, arr, dtype=None):
         return self.xp.asarray(arr, dtype=dtype)
 
+    def publish(self, value):
+        """``value`` (device arrays made on the current stream, to be cached and read by
+        later runs) once the work that made them has finished. A cached array is read
+        from any stream: apsp-concurrent's and other threads' non-blocking streams do not
+        wait for the stream that uploaded it, and read a copy still in flight (wrong
+        rows on a graph's first call). Paid once per cached array."""
+        if self.is_cuda:
+            self.xp.cuda.get_current_stream().synchronize()
+        return value
+
     def free_bytes(self) -> int:
         if not self.is_cuda:
             return 1 << 62

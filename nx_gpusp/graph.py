@@ -456,7 +456,7 @@ class CSRGraph:
         dev = self.on(ex)
         arr = getattr(dev, name, None)
         if arr is None:
-            arr = ex.asarray(getattr(self, name))
+            arr = ex.publish(ex.asarray(getattr(self, name)))
             setattr(dev, name, arr)
         return arr
 
@@ -474,7 +474,7 @@ class CSRGraph:
             if if_fits and 2 * self.m * dtype.itemsize > ex.free_bytes():
                 return None
             ex.require_bytes(self.m * dtype.itemsize, f"the {dtype} weights")
-            arr = dev.cast_weights[dtype] = dev.weights.astype(dtype)
+            arr = dev.cast_weights[dtype] = ex.publish(dev.weights.astype(dtype))
         return arr
 
     def dense(self, ex, dtype=None, *, inf=None, size=None):
@@ -511,7 +511,7 @@ class DeviceCSR:
     def __init__(self, graph, ex):
         self._graph, self._ex = graph, ex
         self.indptr = ex.asarray(graph.indptr)
-        self.indices = ex.asarray(graph.indices)
+        self.indices = ex.publish(ex.asarray(graph.indices))
         self.n, self.m = graph.n, graph.m
         self.cast_weights = {}  # dtype: the weights as that type (CSRGraph.weights_as)
         self.cast_views = {}  # dtype: the arrays with those weights (CSRGraph.on_as)
@@ -543,7 +543,7 @@ class DeviceCSR:
     def weights(self):
         graph, ex = self._graph, self._ex
         ex.require_bytes(graph.weights.nbytes, f"the weights of {graph.m} arcs")
-        return ex.asarray(graph.weights)
+        return ex.publish(ex.asarray(graph.weights))
 
     def tile_rows(self, tile):
         """int32 row of the first arc of each tile of ``tile`` arcs (the last row starting
@@ -555,7 +555,7 @@ class DeviceCSR:
             indptr = self._graph.indptr
             first = np.searchsorted(indptr, np.arange(0, self.m, tile), side="right") - 1
             rows = np.append(first, self.n - 1).astype(np.int32)
-            rows = self.__dict__[key] = self._ex.asarray(rows)
+            rows = self.__dict__[key] = self._ex.publish(self._ex.asarray(rows))
         return rows
 
     @functools.cached_property
@@ -592,7 +592,7 @@ class DeviceCSR:
         in_ptr, in_tails, in_weights = ex.ops("tree").in_arcs(self, weights)
         if self.transposed:  # another type's rows and tails, kept: the same arrays
             in_ptr, in_tails, _ = next(iter(self.transposed.values()))
-        arcs = self.transposed[dtype] = (in_ptr, in_tails, in_weights)
+        arcs = self.transposed[dtype] = ex.publish((in_ptr, in_tails, in_weights))
         return arcs
 
 

@@ -609,7 +609,9 @@ def to_host(graph, result):
     dist = result.dist
     order = ex.to_host(distance_order(ex, dist)) if ex.is_cuda else None
     pred = None if result.pred is None else ex.to_host(result.pred)
-    return HostSSSP(graph, ex.to_host(dist), pred, result.sources, order=order)
+    host = HostSSSP(graph, ex.to_host(dist), pred, result.sources, order=order)
+    result.stats  # noqa: B018 -- the counts left on the device: a bound they reached raises
+    return host
 
 
 # -- predecessor lists, trees and all shortest paths (tight-arc DAG) --------------------

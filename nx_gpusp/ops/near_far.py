@@ -27,13 +27,14 @@ round for round.
 
 from types import SimpleNamespace
 
+import networkx as nx
 import numpy as np
 
 from ..graph import INT32_MAX, distance_inf  # INT32_MAX: the dense phase's int32 "unreached"
 from .base import BLOCK, CudaKernelTable, NumpyTwin, gather_arcs, relax_and_append, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "BLOCK_THREADS", "CLUSTER", "INT32_MAX", "threshold",
-           "adapt_delta", "flag_span"]
+           "adapt_delta", "flag_span", "dense_round_bound", "checked_dense_rounds"]
 
 BLOCK_THREADS = 1024  # threads of each team block
 CLUSTER = 8  # blocks of the cluster team (NF_CLUSTER in near_far.cu)
@@ -79,6 +80,22 @@ def control_block(xp, dtype):
 def split_control(host_block, dtype):
     """(ctl, tctl) views of a host copy of a control_block."""
     return host_block[:CTL_SLOTS], host_block[TCTL_OFFSET // 4:].view(dtype)[:3]
+
+
+def dense_round_bound(n):
+    """The most dense rounds a run of n vertices may take (nf_dense_rounds: n + 1 suffice
+    with non-negative weights, where every round settles the least pending vertex)."""
+    return min(2 * int(n) + 16, INT32_MAX)
+
+
+def checked_dense_rounds(rounds):
+    """``rounds`` as a dense phase reported it; -1 (its bound reached) raises."""
+    if rounds < 0:
+        raise nx.NetworkXAlgorithmError(
+            "gpusp near-far: the dense rounds reached their bound of 2n + 16 rounds with "
+            "vertices still pending, which non-negative weights rule out: a fault in "
+            "gpusp (please report it with the graph); method='frontier' answers the call")
+    return rounds
 
 
 def dense_control_template(dtype):
@@ -240,7 +257,8 @@ class CudaOps(CudaKernelTable):
         self.kernel("nf_advance", T)((1,), (1,), (st.ctl, st.tctl, scalar(target, np.int32)))
 
     def dense_phase(self, g, weights, dist, flags, cutoff, dc, fmin0, delta0, target,
-                    heavy=None, settle=None, keys=None, span=None, go=None, start=None):
+                    heavy=None, settle=None, keys=None, span=None, go=None, start=None,
+                    max_rounds=None):
         """The dense rounds from the vertices flagged in ``flags[0]`` until a round leaves
         none flagged (``flags``: round 0's flags and a zeroed array; they alternate by
         round and are both zero at the end), all in one cooperative launch
@@ -255,7 +273,9 @@ class CudaOps(CudaKernelTable):
         row is longer than HEAVY_ARCS (visit_flagged_arcs; None: flag_span's choice).
         ``go``: a run's ctl, read when the rounds start: they run only if its
         CTL_HANDED slot is set (None: they run). ``start``: a run's tctl, whose minimum
-        and delta the first round takes instead of ``fmin0`` and ``delta0``."""
+        and delta the first round takes instead of ``fmin0`` and ``delta0``.
+        ``max_rounds`` (None: dense_round_bound(n)): the rounds stop there, and
+        ``dense_rounds_run`` raises, if vertices are still flagged."""
         T = dist.dtype
         n = dist.size
         variant = self._variant("nf_dense_rounds", T, keys)
@@ -277,7 +297,8 @@ class CudaOps(CudaKernelTable):
             scalar(distance_inf(T) if settle is None else settle, T), *_queue(heavy),
             _keys(keys), scalar(span, np.int32),
             NULL if go is None else scalar(go.data.ptr + 4 * CTL_HANDED, np.uint64),
-            NULL if start is None else start),
+            NULL if start is None else start,
+            scalar(dense_round_bound(n) if max_rounds is None else max_rounds, np.int32)),
             enable_cooperative_groups=True)
 
     def dense_control(self, dtype):
@@ -287,14 +308,17 @@ class CudaOps(CudaKernelTable):
         key = ("dense_template", dtype)
         template = self._cache.get(key)
         if template is None:
-            template = self._cache[key] = self.cp.asarray(dense_control_template(dtype))
+            template = self._cache[key] = self.ex.publish(
+                self.cp.asarray(dense_control_template(dtype)))
         block = self.cp.empty(template.size, dtype=np.uint8)
         block.data.copy_from_device_async(template.data, template.size)
         return SimpleNamespace(block=block, dtype=dtype)
 
     def dense_rounds_run(self, dc):
-        """The rounds the dense phase of ``dc`` ran (waits for it)."""
-        return int(dense_views(self.cp.asnumpy(dc.block), dc.dtype).rounds[0])
+        """The rounds the dense phase of ``dc`` ran (waits for it); raises where they
+        reached their bound (dense_phase's ``max_rounds``)."""
+        return checked_dense_rounds(int(dense_views(self.cp.asnumpy(dc.block),
+                                                    dc.dtype).rounds[0]))
 
     def clear_heavy_rows(self, heavy):
         """Empty a long-row queue from heavy_rows (None: nothing to do) for a new run's
@@ -374,7 +398,7 @@ class NumpyOps(NumpyTwin):
         return dense_views(dense_control_template(dtype), np.dtype(dtype))
 
     def dense_rounds_run(self, dc):
-        return int(dc.rounds[0])
+        return checked_dense_rounds(int(dc.rounds[0]))
 
     def init_state(self, st, source, delta):
         inf = distance_inf(st.dist.dtype)
@@ -461,9 +485,11 @@ class NumpyOps(NumpyTwin):
         pred[:] = np.where(keys == NO_KEY, -1, (keys & np.uint64(0xFFFFFFFF)).astype(np.int64))
 
     def dense_phase(self, g, weights, dist, flags, cutoff, dc, fmin0, delta0, target,
-                    heavy=None, settle=None, keys=None, span=None, go=None, start=None):
+                    heavy=None, settle=None, keys=None, span=None, go=None, start=None,
+                    max_rounds=None):
         """The dense rounds (see CudaOps.dense_phase), one ``_dense_round`` after another
-        until one leaves no vertex flagged (their number: dense_rounds_run). ``heavy``:
+        until one leaves no vertex flagged (their number: dense_rounds_run) or
+        ``max_rounds`` have run (None: dense_round_bound(n); then -1). ``heavy``:
         unused (heavy_rows); ``settle``, ``keys``, ``go`` and ``start`` as the kernel's;
         ``span`` unused (a twin's round takes its vertices all at once)."""
         if keys is not None and dist.dtype != np.int32:
@@ -471,8 +497,12 @@ class NumpyOps(NumpyTwin):
         if go is not None and not go[CTL_HANDED]:
             return
         first = (fmin0, delta0) if start is None else (start[0].item(), start[1].item())
+        bound = dense_round_bound(dist.size) if max_rounds is None else max_rounds
         round_ = 0
         while True:
+            if round_ == bound:
+                dc.rounds[0] = -1
+                return
             cur = round_ % 3
             dc.changed[(round_ + 1) % 3] = 0
             self._dense_round(g, weights, dist, flags[round_ % 2], flags[1 - round_ % 2],

@@ -213,7 +213,8 @@ def _arc_cap(graph, dense_fraction, team_threads):
 
 
 def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, delta=None,
-                 space=None, wait=True, keys=None, span=None, go=None, start=None):
+                 space=None, wait=True, keys=None, span=None, go=None, start=None,
+                 max_rounds=None):
     """Dense rounds (nf_dense_rounds) from the vertices flagged in ``flags`` until none is
     left pending; ``dist`` is lowered in place. The first round relaxes the flagged
     vertices below ``fmin + delta``; the next ones about ``target`` vertices each, the
@@ -226,7 +227,8 @@ def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, d
     flags a lane takes at a time (None: ops.near_far.flag_span's choice by size; CUDA).
     ``go`` and ``start`` (a near-far run's ctl and tctl, read on the device; not with a
     ``space`` that narrows): the rounds run only if the run was handed over, and the first
-    one from its tctl (ops.near_far's dense_phase).
+    one from its tctl (ops.near_far's dense_phase). ``max_rounds``: their bound (None:
+    ops.near_far.dense_round_bound; reaching it raises NetworkXAlgorithmError).
     Returns the number of rounds run (waiting for them), or with ``wait=False`` a
     function that reads it (nothing waits: what the caller launches next queues
     behind the rounds)."""
@@ -248,7 +250,7 @@ def dense_rounds(ex, graph, dist, flags, cut, *, spare=None, target=0, fmin=0, d
     pair = (flags, ex.xp.zeros_like(flags) if spare is None else spare)
     # settle <= 2 max w (_settle) fits wherever the rounds' distances do
     ops.dense_phase(g, space.weights, work, pair, cut, space.control, fmin, delta, target,
-                    space.heavy, space.settle, keys, span, go, start)
+                    space.heavy, space.settle, keys, span, go, start, max_rounds)
     if narrow:
         ops.widen(work, dist)
     if not wait:

@@ -70,7 +70,7 @@ class Hierarchy:
         dev = self._device.get(ex.name)
         if dev is None:
             ex.require_bytes(sum(a.nbytes for a in self._arrays()), "the PHAST hierarchy")
-            dev = self._device[ex.name] = [ex.asarray(a) for a in self._arrays()]
+            dev = self._device[ex.name] = ex.publish([ex.asarray(a) for a in self._arrays()])
         return dev
 
     def _arrays(self):

@@ -38,7 +38,8 @@ def ell_on(ex, graph):
                          f"ELL with {width} slots per row (max in-degree) for {graph.n} "
                          f"rows, {graph.m} arcs")
         cols, vals, width = ell_layout(rev.indptr, rev.indices, rev.weights)
-        ell = SimpleNamespace(cols=ex.asarray(cols), weights=ex.asarray(vals), width=width)
+        ell = ex.publish(SimpleNamespace(cols=ex.asarray(cols), weights=ex.asarray(vals),
+                                         width=width))
         per_device[ex.name] = ell
     return ell
 
