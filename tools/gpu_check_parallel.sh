@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The whole GPU suite in four parts run side by side on one GPU (tools/gpu_check.sh per
+# part; logs under $OUT/part-<letters>/), within a total of $1 seconds (default 540), so
+# that it fits a 10-minute command. Prints each part's per-file summary, then the totals.
+#   bash tools/gpu_check_parallel.sh [total seconds] [per-file seconds]
+OUT=${OUT:-/tmp/out}
+total=${1:-540}; per_file=${2:-400}
+pids=()
+for letters in a-c d-m n-r s-z; do
+  dir="$OUT/part-$letters"; mkdir -p "$dir"
+  GPU_CHECK_FILES="$(ls tests/test_["$letters"]*.py)" OUT="$dir" \
+    timeout "$total" bash tools/gpu_check.sh "$per_file" > /dev/null 2>&1 &
+  pids+=($!)
+done
+wait "${pids[@]}"
+cat "$OUT"/part-*/gpu_summary.log
+grep -ho "[0-9]* passed\|[0-9]* failed\|[0-9]* error\|[0-9]* skipped\|TIMEOUT" \
+  "$OUT"/part-*/gpu_summary.log | awk '{n[$2]+=$1} /TIMEOUT/ {t++} END {for (k in n) printf "%s %s  ", n[k], k; print "timeouts", t+0}'
