@@ -7,8 +7,10 @@
 //                       max-scan of the tile's row starts in shared memory; the arcs are
 //                       streamed past L2, which keeps the gathered distances): for every
 //                       arc (u, v) with dist[u] < dist[v]
-//                       and dist[u] + w == dist[v], store pred[v] = u (any such u will
-//                       do: the last store wins). Every step of a pred chain strictly
+//                       and dist[u] + w == dist[v], pred[v] = the largest such u (an
+//                       atomicMax over UNCLAIMED or -1, both negative: the same tree
+//                       every run, whatever order the arcs are read in). Every step of a
+//                       pred chain strictly
 //                       lowers the distance, so the pointers form a forest whatever the
 //                       weights and the rounding; a vertex whose every tight in-arc comes
 //                       from an equally distant vertex (zero weights, or a float weight
@@ -17,10 +19,12 @@
 //   tight_in_arc_parents
 //                       vertex-parallel over the in-arcs (the transpose CSR: the graph
 //                       itself when undirected), one thread a vertex v, its in-arcs
-//                       PULL_ARCS at a time, loads in flight together: pred[v] = the
-//                       first tail u in in-arc order with dist[u] < dist[v] and
-//                       dist[u] + w == dist[v], and the row stops there. The same pointers
-//                       as tight_arc_parents' (any such u), at fewer gathers: the push
+//                       PULL_ARCS at a time from the row's end, loads in flight
+//                       together: pred[v] = the last tail u in in-arc order with
+//                       dist[u] < dist[v] and dist[u] + w == dist[v], and the row stops
+//                       there. Rows list their tails in ascending order, so these are
+//                       tight_arc_parents' pointers (the largest such u), at fewer
+//                       gathers: the push
 //                       pass gathers dist at every arc's head, the pull pass at the tails
 //                       of a row's arcs up to its first tight one. Serial per vertex, so
 //                       the host runs it only where no vertex has many in-arcs.
@@ -49,12 +53,16 @@
 //                       sort of keys lists the tight arcs by their tail's distance, ties
 //                       in arc order (tail order); gather_index: out[j] = src[idx[j]]
 //                       (int32), to follow the sorts' orders.
-//   tight_arc_bfs_step  the fallback for the rest: level-synchronous breadth-first search
+//   tight_arc_bfs_claim, tight_arc_bfs_settle
+//                       the fallback for the rest: level-synchronous breadth-first search
 //                       over tight arcs (dist[u] + w == dist[v]) from every claimed
-//                       vertex, one thread per frontier vertex u; the first thread to
-//                       claim an UNCLAIMED v (atomicCAS of pred[v] to u) appends v to the
-//                       next frontier. Each vertex is claimed once, so the tree stays valid
-//                       across zero-weight cycles.
+//                       vertex, one thread per frontier vertex u, a level in two launches:
+//                       claim lowers pred[v] of an UNCLAIMED (or claimed this level) v to
+//                       BFS_CLAIM(u) = UNCLAIMED - 1 - u (atomicMin: the largest u wins,
+//                       whichever thread comes first), settle lets that u set pred[v] = u
+//                       and append v to the next frontier. Each vertex is claimed once, so
+//                       the tree stays valid across zero-weight cycles, and each level's
+//                       claims are the same every run.
 // The host sets pred = UNCLAIMED (bytes 0xFE: a memset) everywhere, runs the parents
 // pass, the count and tree_finish; only where the count says vertices are left does it
 // set -1 at the sources, run BFS steps and map UNCLAIMED back to -1 itself. Where the
@@ -179,7 +187,7 @@ tight_arc_parents(const long long* __restrict__ indptr, const int* __restrict__ 
         for (int k = 0; k < PER; ++k) {
             if (v[k] < 0) continue;
             const T dv = dist[v[k]];
-            if (dv != inf && du[k] < dv && du[k] + w[k] == dv) pred[v[k]] = (int)u[k];
+            if (dv != inf && du[k] < dv && du[k] + w[k] == dv) atomicMax(&pred[v[k]], (int)u[k]);
         }
     });
 }
@@ -195,14 +203,14 @@ __global__ void tight_in_arc_parents(const long long* __restrict__ in_ptr,
     for (long long v = global_thread_id(); v < n; v += grid_stride()) {
         const T dv = dist[v];
         if (dv == inf) continue;
-        const long long end = in_ptr[v + 1];
-        for (long long e = in_ptr[v]; e < end; e += PULL_ARCS) {
-            int u[PULL_ARCS];
+        const long long begin = in_ptr[v];
+        for (long long e = in_ptr[v + 1] - 1; e >= begin; e -= PULL_ARCS) {
+            int u[PULL_ARCS];  // u[k]: the arc e - k (u[0] the last in the row)
             T w[PULL_ARCS], du[PULL_ARCS];
 #pragma unroll
             for (int k = 0; k < PULL_ARCS; ++k) {  // read once: keep dist in L2 instead
-                u[k] = e + k < end ? __ldcs(in_tails + e + k) : -1;
-                if (u[k] >= 0) w[k] = __ldcs(in_weights + e + k);
+                u[k] = e - k >= begin ? __ldcs(in_tails + e - k) : -1;
+                if (u[k] >= 0) w[k] = __ldcs(in_weights + e - k);
             }
 #pragma unroll
             for (int k = 0; k < PULL_ARCS; ++k) du[k] = u[k] >= 0 ? dist[u[k]] : inf;
@@ -235,20 +243,33 @@ __global__ void tree_finish(int* pred, int n, const int* count, int sources) {
         if (pred[v] == UNCLAIMED) pred[v] = -1;
 }
 
+// a claim of this level's search (below UNCLAIMED; the host keeps n + 1 of them in int32)
+#define BFS_CLAIM(u) (UNCLAIMED - 1 - (u))
+
 template <typename T>
-__global__ void tight_arc_bfs_step(const long long* __restrict__ indptr,
-                                   const int* __restrict__ indices,
-                                   const T* __restrict__ weights, const T* __restrict__ dist,
-                                   const int* __restrict__ frontier, int size, int* pred,
-                                   int* next_frontier, int* next_size) {
+__global__ void tight_arc_bfs_claim(const long long* __restrict__ indptr,
+                                    const int* __restrict__ indices,
+                                    const T* __restrict__ weights, const T* __restrict__ dist,
+                                    const int* __restrict__ frontier, int size, int* pred) {
     for_frontier_rows(frontier, size, [&](long long, int u) {
         const T du = dist[u];
         for_row_arcs(indptr, u, [&](long long e) {
             const int v = indices[e];
-            if (pred[v] != UNCLAIMED || du + weights[e] != dist[v]) return;
-            if (atomicCAS(&pred[v], UNCLAIMED, u) == UNCLAIMED) {
+            if (pred[v] > UNCLAIMED || du + weights[e] != dist[v]) return;
+            atomicMin(&pred[v], BFS_CLAIM(u));
+        });
+    });
+}
+
+__global__ void tight_arc_bfs_settle(const long long* __restrict__ indptr,
+                                     const int* __restrict__ indices,
+                                     const int* __restrict__ frontier, int size, int* pred,
+                                     int* next_frontier, int* next_size) {
+    for_frontier_rows(frontier, size, [&](long long, int u) {
+        for_row_arcs(indptr, u, [&](long long e) {
+            const int v = indices[e];
+            if (pred[v] == BFS_CLAIM(u) && atomicCAS(&pred[v], BFS_CLAIM(u), u) == BFS_CLAIM(u))
                 next_frontier[append_slot(next_size)] = v;
-            }
         });
     });
 }

@@ -47,6 +47,7 @@ from .config import get_config
 from .executor import get_executor
 from .graph import CSRGraph
 from .solvers.answers import rows_to_host
+from .solvers.sssp.tree import row_trees
 from .solvers.apsp.floyd_warshall_dpx import path_bound
 from .solvers.apsp.measures import combine, reduce_batch, run_measure
 from .solvers.apsp.progress import Progress, logger
@@ -119,11 +120,12 @@ def _answer(task, *args):
 
 
 def _local_rows(ex, graph, method, options, sources, cutoff, want_pred):
-    """(sources, distance rows, predecessor rows or None) per device batch, on the host."""
-    batches = method.solver(ex, graph, sources, cutoff=cutoff, want_pred=want_pred,
-                            **options)
+    """(sources, distance rows, predecessor rows or None) per device batch, on the host.
+    The predecessors are each row's tight-arc tree (row_trees: the same every run)."""
+    batches = method.solver(ex, graph, sources, cutoff=cutoff, want_pred=False, **options)
     for batch in batches:
-        dist, pred = rows_to_host(ex, batch.dist, batch.pred, cutoff, batch.sources)
+        pred = row_trees(ex, graph, batch.dist, batch.sources) if want_pred else None
+        dist, pred = rows_to_host(ex, batch.dist, pred, cutoff, batch.sources)
         yield batch.sources, dist, pred
 
 

@@ -8,7 +8,7 @@ total=${1:-540}; per_file=${2:-400}
 pids=()
 for letters in a-c d-m n-r s-z; do
   dir="$OUT/part-$letters"; mkdir -p "$dir"
-  GPU_CHECK_FILES="$(ls tests/test_["$letters"]*.py)" OUT="$dir" \
+  GPU_CHECK_FILES="$(ls tests/test_[$letters]*.py)" OUT="$dir" \
     timeout "$total" bash tools/gpu_check.sh "$per_file" > /dev/null 2>&1 &
   pids+=($!)
 done

@@ -21,8 +21,9 @@ TREE_TILE = 1024  # arcs a block of tight_arc_parents takes at a time (tree.cu)
 class CudaOps(CudaKernelTable):
     source = "tree.cu"
     templates = ("tight_arc_parents", "tight_in_arc_parents", "tree_unclaimed",
-                 "tight_arc_bfs_step", "transpose_arcs", "tight_arc_keys")
-    plain = ("tree_finish", "in_degree_count", "in_degree_max", "arc_tails", "gather_index")
+                 "tight_arc_bfs_claim", "transpose_arcs", "tight_arc_keys")
+    plain = ("tree_finish", "in_degree_count", "in_degree_max", "arc_tails", "gather_index",
+             "tight_arc_bfs_settle")
     types = (np.int64, np.float64, np.int32)  # int32: the pass on narrowed distances
 
     def _preds_of_bytes(self, n, byte):
@@ -122,9 +123,14 @@ class CudaOps(CudaKernelTable):
                                                scalar(sources, np.int32)))
 
     def tight_arc_bfs_step(self, g, dist, frontier, size, pred, next_frontier, next_size):
-        self.launch("tight_arc_bfs_step", size, (
-            g.indptr, g.indices, g.weights, dist, frontier, scalar(size, np.int32), pred,
-            next_frontier, next_size), dtype=dist.dtype)
+        """One level of the tight-arc search: each UNCLAIMED v with a tight arc from the
+        frontier gets the largest such tail and is appended to next_frontier."""
+        self.launch("tight_arc_bfs_claim", size, (
+            g.indptr, g.indices, g.weights, dist, frontier, scalar(size, np.int32), pred),
+            dtype=dist.dtype)
+        self.launch("tight_arc_bfs_settle", size, (
+            g.indptr, g.indices, frontier, scalar(size, np.int32), pred, next_frontier,
+            next_size))
 
 
 class NumpyOps(NumpyTwin):
@@ -135,25 +141,27 @@ class NumpyOps(NumpyTwin):
         return np.full(n, UNCLAIMED, dtype=np.int32)
 
     def tight_arc_parents(self, g, dist, pred, weights=None):
-        """pred[v] = the last strictly closer tail of a tight arc into v, in arc order
-        (the CUDA blocks store any of them)."""
+        """pred[v] = the largest strictly closer tail of a tight arc into v (an atomic
+        maximum on the GPU, over pred's negative start)."""
         if not g.m:
             return
         weights = g.weights if weights is None else weights
         tails = csr_rows(g.indptr, np.int32)
         tight = _strictly_tight(dist, tails, g.indices, weights)
-        pred[g.indices[tight]] = tails[tight]
+        np.maximum.at(pred, g.indices[tight], tails[tight])
 
     def tight_in_arc_parents(self, in_arcs, dist, pred):
-        """pred[v] = the first strictly closer tail of a tight in-arc of v, in in-arc
-        order; the others are left as they are."""
+        """pred[v] = the last strictly closer tail of a tight in-arc of v, in in-arc
+        order (the largest: rows list tails in ascending order); the others are left as
+        they are."""
         in_ptr, in_tails, in_weights = in_arcs
         if not in_tails.size:
             return
         heads = csr_rows(in_ptr)
         tight = _strictly_tight(dist, in_tails, heads, in_weights)
-        heads, first = np.unique(heads[tight], return_index=True)
-        pred[heads] = in_tails[tight][first]
+        heads, tails = heads[tight], in_tails[tight]
+        last = np.flatnonzero(np.r_[heads[1:] != heads[:-1], True]) if len(heads) else heads
+        pred[heads[last]] = tails[last]
 
     def max_in_degree(self, g):
         return int(np.bincount(g.indices, minlength=g.n).max())
@@ -186,8 +194,9 @@ class NumpyOps(NumpyTwin):
         owner, arcs = gather_arcs(g.indptr, tails)
         heads = g.indices[arcs]
         tight = (pred[heads] == UNCLAIMED) & (dist[tails][owner] + g.weights[arcs] == dist[heads])
-        heads, first = np.unique(heads[tight], return_index=True)
-        pred[heads] = tails[owner[tight]][first]
+        heads, claimant = heads[tight], tails[owner[tight]]
+        np.maximum.at(pred, heads, claimant.astype(np.int32))  # the largest claimant
+        heads = np.unique(heads)
         k = int(next_size[0])
         next_frontier[k:k + len(heads)] = heads
         next_size[0] = k + len(heads)

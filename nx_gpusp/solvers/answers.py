@@ -40,13 +40,13 @@ def sssp(ex, graph, method, sources, *, options, cutoff=None, want_pred=True):
 
 
 def sssp_on_device(ex, graph, method, sources, *, options, cutoff=None, want_pred=True):
-    """The SSSPResult (device arrays) of :func:`sssp`. Paths come from the method's own
-    predecessors, or from the tight-arc tree of its distances where it keeps none or
-    prefers that tree (its lengths-only rounds and one pass over the arcs) and cannot
-    record them inline on this graph."""
+    """The SSSPResult (device arrays) of :func:`sssp`. Paths come from the tight-arc tree
+    of the method's distances (solvers.sssp.tree: among equally short paths the same one
+    every run), or from the method's own predecessors where it records them inline and
+    deterministically on this graph (near-far's keyed rounds). Other methods' own
+    predecessors depend on which thread stores last among equal candidates."""
     own_pred = want_pred and (
-        not (method.tree_from_distances and not graph.has_negative_weights)
-        or (method.inline_predecessors is not None and method.inline_predecessors(graph)))
+        method.inline_predecessors is not None and method.inline_predecessors(graph))
     result = method.solver(ex, graph, sources, cutoff=cutoff, want_pred=own_pred, **options)
     if want_pred and result.pred is None:
         result.pred = shortest_path_tree(ex, graph, result.dist, result.sources,
@@ -57,13 +57,16 @@ def sssp_on_device(ex, graph, method, sources, *, options, cutoff=None, want_pre
 def bfs(ex, graph, method, sources, *, options, depth=None, want_pred=True, target=None):
     """HostSSSP (int64 hop counts) of the "bfs" Method ``method`` from ``sources``: levels
     up to ``depth``, stopping after the level that reaches the index ``target``."""
-    result = method.solver(ex, graph, sources, cutoff=depth, want_pred=want_pred,
+    result = method.solver(ex, graph, sources, cutoff=depth, want_pred=False,
                            target=target, **options)
     order = None
     if ex.is_cuda:  # the level order, sorted on the device (see results.to_host)
         order = ex.to_host(distance_order(ex, result.dist))  # UNSEEN: int32's maximum
     dist = distances_from_levels(ex.to_host(result.dist))  # int32 over the bus
-    pred = ex.to_host(result.pred) if want_pred else None
+    # parents: the tight-arc tree of the levels (the same every run; a search's own
+    # parents are whichever thread claimed a vertex first)
+    pred = ex.to_host(shortest_path_tree(ex, graph.unit_weights, result.dist,
+                                         result.sources)) if want_pred else None
     return HostSSSP(graph, dist, pred, result.sources, order=order)
 
 

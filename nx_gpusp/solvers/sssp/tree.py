@@ -41,10 +41,12 @@ import numpy as np
 from ...graph import distance_inf, source_indices
 from ...ops.tree import UNCLAIMED
 
-__all__ = ["shortest_path_tree"]
+__all__ = ["shortest_path_tree", "row_trees", "complete_trees"]
 
 # the pass reads the in-arcs where no vertex has more than this many (see the notes)
 PULL_MAX_IN_DEGREE = 8
+# the search's claims (BFS_CLAIM(u) = UNCLAIMED - 1 - u in tree.cu) fit int32 up to this n
+BFS_CLAIMS = UNCLAIMED - 1 + 2**31 + 1
 
 
 def shortest_path_tree(ex, graph, dist, sources, *, int32_dist=None):
@@ -116,6 +118,10 @@ def _tight_arc_pass(ex, ops, graph, dist, pred, int32_dist=None, *, count=True):
 
 def _claim_by_bfs(ex, ops, g, dist, pred, reached):
     """Tight-arc BFS from every claimed vertex until no unclaimed one is reachable."""
+    if g.n > BFS_CLAIMS:
+        raise MemoryError(f"gpusp: the tight-arc search of a shortest-path tree takes at most "
+                          f"{BFS_CLAIMS} vertices (its claims share int32 with the "
+                          f"predecessors); this graph has {g.n}")
     xp = ex.xp
     frontier = xp.flatnonzero(reached & (pred != UNCLAIMED)).astype(np.int32)
     size = int(frontier.size)
@@ -127,6 +133,15 @@ def _claim_by_bfs(ex, ops, g, dist, pred, reached):
         ops.tight_arc_bfs_step(g, dist, frontier, size, pred, next_frontier, next_size)
         size = int(next_size[0])
         frontier, next_frontier = next_frontier, frontier
+
+
+def row_trees(ex, graph, dist, sources):
+    """The B x n int32 predecessors (on the device) of a batch's rows (``dist``: B x n,
+    row k searched from ``sources[k]``): each row's shortest_path_tree."""
+    pred = ex.xp.empty(dist.shape, dtype=np.int32)
+    for k, s in enumerate(np.asarray(sources, dtype=np.int64).tolist()):
+        pred[k] = shortest_path_tree(ex, graph, dist[k], [s])
+    return pred
 
 
 def complete_trees(ex, graph, dist, pred, sources):
