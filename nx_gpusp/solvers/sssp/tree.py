@@ -137,10 +137,11 @@ def _claim_by_bfs(ex, ops, g, dist, pred, reached):
 
 def row_trees(ex, graph, dist, sources):
     """The B x n int32 predecessors (on the device) of a batch's rows (``dist``: B x n,
-    row k searched from ``sources[k]``): each row's shortest_path_tree."""
+    row k searched from ``sources[k]``; any layout: dijkstra-per-thread's is a transposed
+    view, and the kernels read a row contiguous): each row's shortest_path_tree."""
     pred = ex.xp.empty(dist.shape, dtype=np.int32)
     for k, s in enumerate(np.asarray(sources, dtype=np.int64).tolist()):
-        pred[k] = shortest_path_tree(ex, graph, dist[k], [s])
+        pred[k] = shortest_path_tree(ex, graph, ex.xp.ascontiguousarray(dist[k]), [s])
     return pred
 
 
