@@ -18,7 +18,7 @@ import numpy as np
 
 from .graph import source_indices
 
-__all__ = ["int_arcs", "int_along_tree", "tight_tree", "int_along_rows", "ints_at",
+__all__ = ["int_arcs", "arc_ids", "int_along_tree", "tight_tree", "int_along_rows", "ints_at",
            "as_python_numbers", "python_number"]
 
 
@@ -29,19 +29,22 @@ def int_arcs(graph, *, floyd_warshall=False):
         return not floyd_warshall
     ints = (~graph.float_arcs if graph.float_arcs is not None
             else graph.weights.dtype.kind != "f")
-    if floyd_warshall and graph.defaulted_arcs is not None:
-        ints = np.broadcast_to(ints, (graph.m,)) & ~graph.defaulted_arcs
+    if floyd_warshall and graph.floyd_warshall_floats is not None:
+        ints = ~graph.floyd_warshall_floats
     if isinstance(ints, np.ndarray) and graph.m and (ints.all() or not ints.any()):
         ints = bool(ints[0])
     return ints
 
 
-def _arc_ids(graph, tails, heads):
-    """Arc index of each (tail, head) pair (every pair an arc; arcs are unique)."""
-    arc_tails = np.repeat(np.arange(graph.n, dtype=np.int64), np.diff(graph.indptr))
-    keys = arc_tails * graph.n + graph.indices
-    order = np.argsort(keys, kind="stable")
-    pos = np.searchsorted(keys[order], tails.astype(np.int64) * graph.n + heads)
+def arc_ids(xp, indptr, indices, tails, heads):
+    """Arc index of each (tail, head) pair (every pair an arc; arcs are unique), in the
+    CSR arrays ``indptr``, ``indices`` of the array module ``xp`` (NumPy or CuPy)."""
+    n = len(indptr) - 1
+    m = len(indices)
+    arc_tails = xp.searchsorted(indptr, xp.arange(m), side="right") - 1
+    keys = arc_tails * n + indices.astype(np.int64)
+    order = xp.argsort(keys)  # keys are unique: any sort
+    pos = xp.searchsorted(keys[order], tails.astype(np.int64) * n + heads)
     return order[pos]
 
 
@@ -61,7 +64,7 @@ def int_along_tree(graph, pred, sources):
     has = pred >= 0
     ok = root.copy()  # a vertex the tree does not reach: its path is unknown, a float
     v = np.flatnonzero(has)
-    ok[v] = ints[_arc_ids(graph, pred[v], v)]
+    ok[v] = ints[arc_ids(np, graph.indptr, graph.indices, pred[v], v)]
     anc = np.where(has, pred, np.arange(n))
     for _ in range(max(1, int(n).bit_length())):
         ok &= ok[anc]
