@@ -20,6 +20,7 @@ import networkx as nx
 import numpy as np
 
 from .graph import CSRGraph, index_by_label, row_pointers
+from .value_types import numpy_sums_differ
 
 __all__ = ["from_networkx", "to_networkx", "validate_weights", "EdgeDataGraph",
            "HiddenEdgesGraph", "WeightFunctionGraph", "NoneWeight", "from_weight_function",
@@ -241,11 +242,17 @@ def validate_weights(values, indptr, indices, nodes):
     automatic dispatch): a weight that int64/float64 cannot hold exactly or whose
     arithmetic NetworkX does differently (integers beyond int64, or mixed with floats
     beyond 2**53; Fraction, Decimal; numpy float32/float16/longdouble, which NetworkX
-    sums in their own precision), and infinite weights.
+    sums in their own precision; the NumPy integers and bools whose sums NetworkX's
+    arithmetic wraps or changes, nx_gpusp.value_types.numpy_sums_differ), and infinite
+    weights.
     """
     m = len(values)
     if m == 0:
         return np.zeros(0, dtype=np.int64), None
+    types = set(map(type, values))
+    numpy_type = numpy_sums_differ(types, values)
+    if numpy_type is not None:
+        _refuse(values, numpy_type, indptr, indices, nodes)
     try:
         arr = np.asarray(values)
     except (ValueError, TypeError, OverflowError):
@@ -255,7 +262,6 @@ def validate_weights(values, indptr, indices, nodes):
         return arr.astype(np.int64), None
     if kind == "u" and arr.max() <= INT64_MAX:
         return arr.astype(np.int64), None
-    types = set(map(type, values))
     if kind == "f" and arr.dtype == np.float64 and types == {float}:
         return _finite(arr, indptr, indices, nodes), None
     return _exact_weights(values, types, indptr, indices, nodes)
@@ -317,6 +323,13 @@ def _refuse(values, t, indptr, indices, nodes):
     pos = next(i for i, val in enumerate(values) if type(val) is t)
     val = values[pos]
     edge = _arc_label(pos, indptr, indices, nodes)
+    if issubclass(t, (np.integer, np.bool_)):
+        raise NotImplementedError(
+            f"gpusp: edge {edge} weight {val!r} is a numpy {t.__name__}; NetworkX adds "
+            "such weights in NumPy's arithmetic (sums of int8 to uint32 wrap in their "
+            "type, bools add as a logical or, uint64 beside a signed NumPy integer or a "
+            "negative weight gives a float or OverflowError), gpusp in int64; convert the "
+            "weights to Python ints or np.int64 to run on gpusp")
     if issubclass(t, np.floating):
         raise NotImplementedError(
             f"gpusp: edge {edge} weight {val!r} is a numpy {t.__name__}; NetworkX sums such "

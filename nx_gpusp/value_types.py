@@ -9,7 +9,17 @@ distance can be returned as ``0`` or ``3`` and an int64 one as ``2.0`` where Net
 would be.
 
 The masks follow gpusp's own shortest paths; where an int path and a float path tie,
-NetworkX may have found the other one.
+NetworkX may have found the other one. Of a multigraph's parallel edges, NetworkX's
+searches read the least weight, the first of equal ones, and its Floyd-Warshall the
+last of equal ones (a missing weight is 1.0 there): the arc's type is that edge's.
+
+NumPy weights: np.int64 and np.float64 are summed as NetworkX sums them. Weights whose
+sums NetworkX does in another NumPy type are declined (NotImplementedError, so
+automatic dispatch runs NetworkX, and a call with backend="gpusp" raises it), as
+float16, float32 and longdouble are (nx_gpusp.convert): integers narrower than 64 bits
+(int8 to uint32, whose sums wrap: np.int8(100) + np.int8(100) is -56), NumPy bools
+(np.True_ + np.True_ is np.True_), and np.uint64 beside a signed NumPy integer (the sum
+is a float64) or a negative weight (OverflowError): :func:`numpy_sums_differ`.
 """
 
 import math
@@ -19,7 +29,7 @@ import numpy as np
 from .graph import source_indices
 
 __all__ = ["int_arcs", "arc_ids", "int_along_tree", "tight_tree", "int_along_rows", "ints_at",
-           "as_python_numbers", "python_number"]
+           "as_python_numbers", "python_number", "numpy_sums_differ"]
 
 
 def int_arcs(graph, *, floyd_warshall=False):
@@ -144,3 +154,25 @@ def as_python_numbers(values, ints):
 def python_number(v, is_int):
     """One value of :func:`as_python_numbers`."""
     return int(round(v)) if is_int and math.isfinite(v) else float(v)
+
+
+# NumPy integer types NetworkX's sums keep (0 + np.int8(100) is np.int8(100)), where they
+# wrap beyond a range gpusp's int64 sums never leave (np.int8(100) + np.int8(100) is -56)
+NARROW_INTEGERS = (np.int8, np.int16, np.int32, np.uint8, np.uint16, np.uint32)
+
+
+def numpy_sums_differ(types, values):
+    """The first of the weight ``types`` whose sums NetworkX does in NumPy's arithmetic,
+    which gpusp's int64/float64 sums would not reproduce, or None: an integer type
+    narrower than 64 bits (sums wrap), NumPy's bool (np.True_ + np.True_ is np.True_),
+    np.uint64 beside a signed NumPy integer (their sum is a float64) or a negative
+    weight (NumPy raises OverflowError). ``values``: the weights, read only for the
+    last case."""
+    for t in types:
+        if issubclass(t, NARROW_INTEGERS + (np.bool_,)):
+            return t
+    if np.uint64 in types and (
+            any(issubclass(t, np.signedinteger) for t in types)
+            or any(v < 0 for v in values)):
+        return np.uint64
+    return None
