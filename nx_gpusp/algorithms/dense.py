@@ -17,6 +17,7 @@ from ..graph import CSRGraph
 from ..methods import choose
 from ..results import MatrixRowMap, PredecessorRowMap, RowsMap
 from ..solvers import answers
+from ..solvers.apsp.path_sums import floyd_warshall_sums, sums_exact
 from ..value_types import int_along_rows, int_arcs
 from .common import (as_csr, attribute_weight_can_run, check_reweighted_ints,
                      configured_executor)
@@ -41,7 +42,9 @@ _policy = {"can_run": attribute_weight_can_run, "should_run": dense_should_run,
 
 
 def _floyd_warshall(graph, *, keep_negative_diagonal, predecessors, method, options):
-    """Distances (and predecessors) on the executor's device, and the executor."""
+    """(executor, distances, predecessors or None) on the executor's device; inexact
+    float sums joined again as NetworkX's loop joins them (apsp.path_sums), along the
+    predecessors, which are then computed whether asked for or not."""
     refuse_hidden_edges(graph)  # an edge weighing None: NetworkX's raise TypeError or NaN
     cfg = get_config()
     m = choose("floyd-warshall", method or cfg.floyd_warshall_method, graph, negative_ok=True)
@@ -55,9 +58,12 @@ def _floyd_warshall(graph, *, keep_negative_diagonal, predecessors, method, opti
         # -inf + inf is NaN, which NetworkX's comparisons skip and min() keeps
         raise NotImplementedError("gpusp: float path sums could overflow to -inf")
     ex = configured_executor()
+    resum = not sums_exact(graph)  # NetworkX's order of additions decides the last bit
     d, p = answers.floyd_warshall(ex, graph, m, options=opts,
                                   keep_negative_diagonal=keep_negative_diagonal,
-                                  predecessors=predecessors)
+                                  predecessors=predecessors or resum)
+    if resum:
+        floyd_warshall_sums(ex, graph, d, p)
     return ex, d, p
 
 
