@@ -28,7 +28,7 @@ import numpy as np
 
 from .graph import source_indices
 
-__all__ = ["int_arcs", "arc_ids", "int_along_tree", "tight_tree", "int_along_rows", "ints_at",
+__all__ = ["int_arcs", "arc_keys", "arc_ids", "int_along_tree", "tight_tree", "int_along_rows", "ints_at",
            "as_python_numbers", "python_number", "numpy_sums_differ"]
 
 
@@ -46,16 +46,24 @@ def int_arcs(graph, *, floyd_warshall=False):
     return ints
 
 
-def arc_ids(xp, indptr, indices, tails, heads):
-    """Arc index of each (tail, head) pair (every pair an arc; arcs are unique), in the
-    CSR arrays ``indptr``, ``indices`` of the array module ``xp`` (NumPy or CuPy)."""
+def arc_keys(xp, indptr, indices):
+    """(sorted keys tail * n + head, the arc index of each) of the CSR arrays
+    ``indptr``, ``indices`` of the array module ``xp`` (NumPy or CuPy): what
+    :func:`arc_ids` searches."""
     n = len(indptr) - 1
-    m = len(indices)
-    arc_tails = xp.searchsorted(indptr, xp.arange(m), side="right") - 1
+    arc_tails = xp.searchsorted(indptr, xp.arange(len(indices)), side="right") - 1
     keys = arc_tails * n + indices.astype(np.int64)
     order = xp.argsort(keys)  # keys are unique: any sort
-    pos = xp.searchsorted(keys[order], tails.astype(np.int64) * n + heads)
-    return order[pos]
+    return keys[order], order
+
+
+def arc_ids(xp, indptr, indices, tails, heads, keys=None):
+    """Arc index of each (tail, head) pair (every pair an arc; arcs are unique) in the
+    CSR arrays ``indptr``, ``indices`` of ``xp``; ``keys``: their :func:`arc_keys`,
+    where the caller looks up more than once."""
+    sorted_keys, order = arc_keys(xp, indptr, indices) if keys is None else keys
+    n = len(indptr) - 1
+    return order[xp.searchsorted(sorted_keys, tails.astype(np.int64) * n + heads)]
 
 
 def int_along_tree(graph, pred, sources):

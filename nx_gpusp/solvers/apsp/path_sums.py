@@ -11,9 +11,9 @@ different orders can differ in the last bit (8 against 7.999999999999999):
   parents before children, as the searches would along that path (the all-pairs
   length functions answered by Floyd-Warshall);
 - :func:`floyd_warshall_sums` joins them again as NetworkX's Floyd-Warshall does: its
-  d[i][j] was last lowered in the round of the path's highest interior vertex k (node
-  order), to d[i][k] + d[k][j] of the two parts, each joined the same way, down to
-  single arcs.
+  d[i][j] was last lowered in the round of the path's last interior vertex k in the
+  order of its loop (node order; floyd_warshall_numpy's nodelist), to d[i][k] +
+  d[k][j] of the two parts, each joined the same way, down to single arcs.
 
 Both follow gpusp's paths: where paths tie up to rounding, NetworkX may have summed
 another one. :func:`sums_exact`: where every sum is exact, none of this is needed.
@@ -21,7 +21,7 @@ another one. :func:`sums_exact`: where every sum is exact, none of this is neede
 
 import numpy as np
 
-from ...value_types import arc_ids
+from ...value_types import arc_ids, arc_keys
 
 __all__ = ["sums_exact", "sums_along_trees", "floyd_warshall_sums"]
 
@@ -36,12 +36,6 @@ def sums_exact(graph):
     if w.dtype.kind != "f":
         return True
     return bool(np.all(np.floor(w) == w)) and graph.path_bound < FLOAT_EXACT
-
-
-def _arc_weights(ex, graph, dtype):
-    """(device CSR, its weights as ``dtype``)."""
-    dev = graph.on(ex)
-    return dev, dev.weights.astype(dtype)
 
 
 def sums_along_trees(ex, graph, dist, pred, sources):
@@ -61,36 +55,43 @@ def sums_along_trees(ex, graph, dist, pred, sources):
     done[rows, src] = True
     has = pred >= 0
     parent = xp.where(has, pred, 0)
-    dev, weights = _arc_weights(ex, graph, dist.dtype)
+    dev, weights = graph.on(ex), graph.weights_as(ex, dist.dtype)
+    keys = arc_keys(xp, dev.indptr, dev.indices)
     for _ in range(graph.n):  # a tree's depth is below n
         ready = ~done & has & xp.take_along_axis(done, parent, axis=1)
         r, c = xp.nonzero(ready)
         if not len(r):
             break
         p = parent[r, c]
-        out[r, c] = out[r, p] + weights[arc_ids(xp, dev.indptr, dev.indices, p, c)]
+        out[r, c] = out[r, p] + weights[arc_ids(xp, dev.indptr, dev.indices, p, c, keys)]
         done[r, c] = True
     return out, pred
 
 
-def floyd_warshall_sums(ex, graph, d, p):
+def floyd_warshall_sums(ex, graph, d, p, order=None):
     """``d`` (n x n Floyd-Warshall distances on the device) with every entry that has a
     path in ``p`` (its predecessor matrix) joined again as NetworkX's Floyd-Warshall
     joins it, in place; the diagonal and entries without a path keep their values.
+    ``order``: the vertex indices in the order of NetworkX's loop over k (host int
+    array; None: vertex order; floyd_warshall_numpy's loop follows its nodelist).
 
-    Along row i's predecessor tree, each entry's arc count and highest interior vertex
-    k are found one tree level at a time; an entry of one arc is the arc's weight, one
-    of more is d[i][k] + d[k][j] once both parts are done (parts have fewer arcs)."""
+    Along row i's predecessor tree, each entry's arc count and last interior vertex k
+    in that order are found one tree level at a time; an entry of one arc is the arc's
+    weight, one of more is d[i][k] + d[k][j] once both parts are done (parts have
+    fewer arcs)."""
     xp = ex.xp
     n = graph.n
     if n == 0:
         return d
+    order = ex.asarray(np.arange(n) if order is None else np.asarray(order, dtype=np.int64))
+    rank = xp.empty(n, dtype=np.int64)
+    rank[order] = xp.arange(n)
     rows = xp.arange(n)[:, None]
     parent = p.astype(np.int64)
     parent[xp.arange(n), xp.arange(n)] = -1  # each row's root: its own vertex
     has = parent >= 0
     safe = xp.where(has, parent, 0)
-    top = xp.full((n, n), -1, dtype=np.int64)  # highest interior vertex, -1: one arc
+    top = xp.full((n, n), -1, dtype=np.int64)  # last interior vertex's rank, -1: one arc
     placed = ~has  # entries whose tree level is known (roots and entries without a path)
     first = has & (parent == rows)
     placed |= first
@@ -100,14 +101,14 @@ def floyd_warshall_sums(ex, graph, d, p):
         if not len(r):
             break
         q = safe[r, c]
-        top[r, c] = xp.maximum(top[r, q], q)
+        top[r, c] = xp.maximum(top[r, q], rank[q])
         placed[r, c] = True
-    dev, weights = _arc_weights(ex, graph, d.dtype)
+    dev, weights = graph.on(ex), graph.weights_as(ex, d.dtype)
     r, c = xp.nonzero(first)
     d[r, c] = weights[arc_ids(xp, dev.indptr, dev.indices, r, c)]
     joined = ~(has & ~first & placed)  # what is done: all but the entries to join
     cols = xp.arange(n)[None, :]
-    k = xp.where(top >= 0, top, 0)
+    k = order[xp.where(top >= 0, top, 0)]
     for _ in range(n):
         ready = ~joined & xp.take_along_axis(joined, k, axis=1) & joined[k, cols]
         r, c = xp.nonzero(ready)
