@@ -20,6 +20,7 @@ import networkx as nx
 import numpy as np
 
 from .graph import CSRGraph, index_by_label, row_pointers
+from .value_types import numpy_sums_differ
 
 __all__ = ["from_networkx", "to_networkx", "validate_weights", "EdgeDataGraph",
            "HiddenEdgesGraph", "WeightFunctionGraph", "NoneWeight", "from_weight_function",
@@ -56,13 +57,13 @@ def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
     which."""
     adj = adjacency(G)
     nodes = list(adj)
-    float_arcs = defaulted_arcs = hidden = None
+    float_arcs = fw_floats = hidden = None
     fast = read_rows_in_c(adj, nodes, weight, G.is_multigraph(), G.is_directed())
     if fast is not None:
         indptr, indices, weights, identity, edges, index = fast
     else:
         edges = index = None
-        (indptr, indices, weights, identity, float_arcs, defaulted_arcs, hidden,
+        (indptr, indices, weights, identity, float_arcs, fw_floats, hidden,
          hidden_edge) = _read_rows(adj, nodes, weight, default, G.is_multigraph())
     if (adj is not G._adj or isinstance(G, EdgeDataGraph) and G._view) and \
             not G.is_directed() and weight is not None:
@@ -78,7 +79,7 @@ def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
                  weighted=weight is not None, weight_attr=weight,
                  graph_attrs=G.graph if graph_attrs else None,
                  number_of_edges=edges, float_arcs=float_arcs,
-                 defaulted_arcs=defaulted_arcs, node_index=index)
+                 floyd_warshall_floats=fw_floats, node_index=index)
     if hidden is not None:  # NetworkX's Dijkstra functions skip an edge weighing None
         graph.hidden_edge, graph.hidden_arcs = hidden_edge, int(hidden.sum())
     return graph
@@ -86,8 +87,8 @@ def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
 
 def _read_rows(adj, nodes, weight, default, multigraph):
     """from_networkx's Python passes over the rows: (indptr, indices, weights, identity,
-    float_arcs, defaulted_arcs, hidden, hidden_edge); ``hidden`` (a mask of the arcs read)
-    and ``hidden_edge`` None unless an arc weighs None."""
+    float_arcs, floyd_warshall_floats, hidden, hidden_edge); ``hidden`` (a mask of the
+    arcs read) and ``hidden_edge`` None unless an arc weighs None."""
     n = len(nodes)
     identity = identity_labels(nodes)
     degrees = np.fromiter(map(len, adj.values()), dtype=np.int64, count=n)
@@ -95,13 +96,12 @@ def _read_rows(adj, nodes, weight, default, multigraph):
     np.cumsum(degrees, out=indptr[1:])
     m = int(indptr[-1])
     indices = _head_indices(nodes, itertools.chain.from_iterable(adj.values()), m, identity)
-    float_arcs = defaulted_arcs = hidden = hidden_edge = None
+    float_arcs = fw_floats = hidden = hidden_edge = None
     if weight is None:
         weights = np.ones(m, dtype=np.int64)
     else:
-        values, missing = _weight_values(adj, weight, default, multigraph)
-        if missing and values.count(_MISSING):  # C-speed identity count
-            defaulted_arcs = np.fromiter((v is _MISSING for v in values), dtype=bool, count=m)
+        values, fw_floats = _weight_values(adj, weight, default, multigraph)
+        if fw_floats is not None:
             values = [default if v is _MISSING else v for v in values]
         try:
             weights, float_arcs = validate_weights(values, indptr, indices, nodes)
@@ -113,10 +113,10 @@ def _read_rows(adj, nodes, weight, default, multigraph):
             indptr = row_pointers(tails[~hidden], n)
             indices = indices[~hidden]
             values = [v for v in values if v is not None]
-            if defaulted_arcs is not None:
-                defaulted_arcs = defaulted_arcs[~hidden]
+            if fw_floats is not None:
+                fw_floats = fw_floats[~hidden]
             weights, float_arcs = validate_weights(values, indptr, indices, nodes)
-    return indptr, indices, weights, identity, float_arcs, defaulted_arcs, hidden, hidden_edge
+    return indptr, indices, weights, identity, float_arcs, fw_floats, hidden, hidden_edge
 
 
 # a missing weight attribute while reading (then the default; Floyd-Warshall's is 1.0)
@@ -181,23 +181,45 @@ def _head_indices(nodes, heads, m, identity):
 
 
 def _weight_values(adj, weight, default, multigraph):
-    """(values, whether any may be _MISSING): the weight of each arc in CSR order (a
-    multigraph arc: its parallel edges' minimum, a parallel edge without the attribute
-    at ``default``, as NetworkX's multigraph weight function reads it), _MISSING where
-    the attribute is absent (from every parallel edge, for a multigraph arc).
-    ``operator.itemgetter`` reads them (a C call per arc) while every arc has the
-    attribute; ``dict.get`` only after one lacks it."""
+    """(values, floyd_warshall_floats): the weight of each arc in CSR order as NetworkX's
+    searches read it (a multigraph arc: its parallel edges' minimum, the first of equal
+    ones, a parallel edge without the attribute at ``default``), _MISSING where the
+    attribute is absent (from every parallel edge, for a multigraph arc); and, where
+    some edge lacks the attribute or a multigraph's parallel edges mix ints and floats,
+    which arcs NetworkX's Floyd-Warshall reads as floats (:func:`_floyd_warshall_float`),
+    else None. ``operator.itemgetter`` reads them (a C call per arc) while every arc has
+    the attribute; ``dict.get`` only after one lacks it."""
     def datas():
         return itertools.chain.from_iterable(map(dict.values, adj.values()))
 
     if multigraph:
-        return [min(d.get(weight, default) for d in keydict.values())
-                if any(weight in d for d in keydict.values()) else _MISSING
-                for keydict in datas()], True
+        values = [min(d.get(weight, default) for d in keydict.values())
+                  if any(weight in d for d in keydict.values()) else _MISSING
+                  for keydict in datas()]
+        kinds = {type(d.get(weight, 1.0)) for keydict in datas() for d in keydict.values()}
+        if len(kinds) == 1:  # one number type: Floyd-Warshall reads every arc in it
+            missing = values.count(_MISSING)  # then that type is float (1.0)
+            return values, np.ones(len(values), dtype=bool) if missing else None
+        return values, np.fromiter((_floyd_warshall_float(keydict, weight)
+                                    for keydict in datas()), dtype=bool, count=len(values))
     try:
-        return list(map(itemgetter(weight), datas())), False
+        return list(map(itemgetter(weight), datas())), None
     except KeyError:
-        return [d.get(weight, _MISSING) for d in datas()], True
+        values = [d.get(weight, _MISSING) for d in datas()]
+        return values, np.fromiter((v is _MISSING or isinstance(v, float) for v in values),
+                                   dtype=bool, count=len(values))
+
+
+def _floyd_warshall_float(keydict, weight):
+    """Whether NetworkX's Floyd-Warshall reads the arc of the parallel edges ``keydict``
+    as a float: it keeps ``min(w, kept)`` edge after edge (a missing weight is 1.0), so
+    of equal weights the last one's type stays."""
+    kept = None
+    for d in keydict.values():
+        w = d.get(weight, 1.0)
+        if kept is None or not kept < w:
+            kept = w
+    return isinstance(kept, float)
 
 
 def _arc_label(pos, indptr, indices, nodes):
@@ -220,11 +242,17 @@ def validate_weights(values, indptr, indices, nodes):
     automatic dispatch): a weight that int64/float64 cannot hold exactly or whose
     arithmetic NetworkX does differently (integers beyond int64, or mixed with floats
     beyond 2**53; Fraction, Decimal; numpy float32/float16/longdouble, which NetworkX
-    sums in their own precision), and infinite weights.
+    sums in their own precision; the NumPy integers and bools whose sums NetworkX's
+    arithmetic wraps or changes, nx_gpusp.value_types.numpy_sums_differ), and infinite
+    weights.
     """
     m = len(values)
     if m == 0:
         return np.zeros(0, dtype=np.int64), None
+    types = set(map(type, values))
+    numpy_type = numpy_sums_differ(types, values)
+    if numpy_type is not None:
+        _refuse(values, numpy_type, indptr, indices, nodes)
     try:
         arr = np.asarray(values)
     except (ValueError, TypeError, OverflowError):
@@ -234,7 +262,6 @@ def validate_weights(values, indptr, indices, nodes):
         return arr.astype(np.int64), None
     if kind == "u" and arr.max() <= INT64_MAX:
         return arr.astype(np.int64), None
-    types = set(map(type, values))
     if kind == "f" and arr.dtype == np.float64 and types == {float}:
         return _finite(arr, indptr, indices, nodes), None
     return _exact_weights(values, types, indptr, indices, nodes)
@@ -296,6 +323,13 @@ def _refuse(values, t, indptr, indices, nodes):
     pos = next(i for i, val in enumerate(values) if type(val) is t)
     val = values[pos]
     edge = _arc_label(pos, indptr, indices, nodes)
+    if issubclass(t, (np.integer, np.bool_)):
+        raise NotImplementedError(
+            f"gpusp: edge {edge} weight {val!r} is a numpy {t.__name__}; NetworkX adds "
+            "such weights in NumPy's arithmetic (sums of int8 to uint32 wrap in their "
+            "type, bools add as a logical or, uint64 beside a signed NumPy integer or a "
+            "negative weight gives a float or OverflowError), gpusp in int64; convert the "
+            "weights to Python ints or np.int64 to run on gpusp")
     if issubclass(t, np.floating):
         raise NotImplementedError(
             f"gpusp: edge {edge} weight {val!r} is a numpy {t.__name__}; NetworkX sums such "

@@ -70,7 +70,7 @@ class CSRGraph:
 
     def __init__(self, indptr, indices, weights, *, nodes=None, directed=True,
                  multigraph=False, weighted=True, weight_attr=None, graph_attrs=None,
-                 number_of_edges=None, float_arcs=None, defaulted_arcs=None,
+                 number_of_edges=None, float_arcs=None, floyd_warshall_floats=None,
                  node_index=None):
         self.indptr = np.ascontiguousarray(indptr, dtype=np.int64)
         self.indices = np.ascontiguousarray(indices, dtype=np.int32)
@@ -90,9 +90,10 @@ class CSRGraph:
         # edges are merged into one arc); None: counted from the arcs
         self._number_of_edges = number_of_edges
         # NetworkX's number types (nx_gpusp.value_types): which arcs it adds as floats
-        # where ints and floats mix, and which lack the weight attribute (None: none)
+        # where ints and floats mix, and which its Floyd-Warshall reads as floats where
+        # that differs (a missing weight is 1.0 there; None: as float_arcs says)
         self.float_arcs = float_arcs
-        self.defaulted_arcs = defaulted_arcs
+        self.floyd_warshall_floats = floyd_warshall_floats
         self._device = {}
         self.__networkx_cache__ = {}
 
@@ -393,8 +394,8 @@ class CSRGraph:
                      directed=True, multigraph=self.multigraph, weighted=self.weighted,
                      weight_attr=self.weight_attr, number_of_edges=self._number_of_edges,
                      float_arcs=None if self.float_arcs is None else self.float_arcs[order],
-                     defaulted_arcs=None if self.defaulted_arcs is None
-                     else self.defaulted_arcs[order])
+                     floyd_warshall_floats=None if self.floyd_warshall_floats is None
+                     else self.floyd_warshall_floats[order])
         g.__dict__["reverse"] = self
         return g
 

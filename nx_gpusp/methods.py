@@ -136,6 +136,23 @@ def require_integer_weights(graph, name):
             "round float weights differently from NetworkX); use method='near-far'")
 
 
+# what each problem's methods answer, for a method named where another problem's is due
+PROBLEM_USE = {"bfs": "unweighted calls (weight=None) of the breadth-first search functions",
+               "sssp": "single-source searches",
+               "all-pairs": "all-pairs searches and measures",
+               "floyd-warshall": "the Floyd-Warshall functions and all-pairs lengths"}
+
+
+def elsewhere(name):
+    """``" ('top-down' is a gpusp "bfs" method, for ...)"`` where ``name`` is a method of
+    other problems than the one asked for, else "" (for error messages)."""
+    problems = sorted(p for p, n in _registered() if n == name)
+    if not problems:
+        return ""
+    uses = "; ".join(f'a gpusp "{p}" method, for {PROBLEM_USE.get(p, p)}' for p in problems)
+    return f" ({name!r} is {uses})"
+
+
 def choose(problem, requested, graph, *, negative_ok, cutoff=None):
     """The Method to run. ``negative_ok``: the calling function accepts negative weights;
     ``cutoff``: the call's (``auto`` weighs it)."""
@@ -145,7 +162,8 @@ def choose(problem, requested, graph, *, negative_ok, cutoff=None):
     chosen = _registered().get((problem, name))
     if chosen is None:
         known = ", ".join(["auto"] + sorted(m.name for m in methods_for(problem)))
-        raise ValueError(f"gpusp: unknown {problem} method {name!r}; choose one of: {known}")
+        raise ValueError(f"gpusp: unknown {problem} method {name!r}{elsewhere(name)}; "
+                         f"choose one of: {known}")
     if chosen.integer_weights_only:
         require_integer_weights(graph, chosen.name)
     if graph.has_negative_weights and negative_ok and not chosen.negative_weights:

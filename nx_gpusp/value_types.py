@@ -9,7 +9,17 @@ distance can be returned as ``0`` or ``3`` and an int64 one as ``2.0`` where Net
 would be.
 
 The masks follow gpusp's own shortest paths; where an int path and a float path tie,
-NetworkX may have found the other one.
+NetworkX may have found the other one. Of a multigraph's parallel edges, NetworkX's
+searches read the least weight, the first of equal ones, and its Floyd-Warshall the
+last of equal ones (a missing weight is 1.0 there): the arc's type is that edge's.
+
+NumPy weights: np.int64 and np.float64 are summed as NetworkX sums them. Weights whose
+sums NetworkX does in another NumPy type are declined (NotImplementedError, so
+automatic dispatch runs NetworkX, and a call with backend="gpusp" raises it), as
+float16, float32 and longdouble are (nx_gpusp.convert): integers narrower than 64 bits
+(int8 to uint32, whose sums wrap: np.int8(100) + np.int8(100) is -56), NumPy bools
+(np.True_ + np.True_ is np.True_), and np.uint64 beside a signed NumPy integer (the sum
+is a float64) or a negative weight (OverflowError): :func:`numpy_sums_differ`.
 """
 
 import math
@@ -18,8 +28,8 @@ import numpy as np
 
 from .graph import source_indices
 
-__all__ = ["int_arcs", "int_along_tree", "tight_tree", "int_along_rows", "ints_at",
-           "as_python_numbers", "python_number"]
+__all__ = ["int_arcs", "arc_keys", "arc_ids", "int_along_tree", "tight_tree", "int_along_rows", "ints_at",
+           "as_python_numbers", "python_number", "numpy_sums_differ"]
 
 
 def int_arcs(graph, *, floyd_warshall=False):
@@ -29,20 +39,31 @@ def int_arcs(graph, *, floyd_warshall=False):
         return not floyd_warshall
     ints = (~graph.float_arcs if graph.float_arcs is not None
             else graph.weights.dtype.kind != "f")
-    if floyd_warshall and graph.defaulted_arcs is not None:
-        ints = np.broadcast_to(ints, (graph.m,)) & ~graph.defaulted_arcs
+    if floyd_warshall and graph.floyd_warshall_floats is not None:
+        ints = ~graph.floyd_warshall_floats
     if isinstance(ints, np.ndarray) and graph.m and (ints.all() or not ints.any()):
         ints = bool(ints[0])
     return ints
 
 
-def _arc_ids(graph, tails, heads):
-    """Arc index of each (tail, head) pair (every pair an arc; arcs are unique)."""
-    arc_tails = np.repeat(np.arange(graph.n, dtype=np.int64), np.diff(graph.indptr))
-    keys = arc_tails * graph.n + graph.indices
-    order = np.argsort(keys, kind="stable")
-    pos = np.searchsorted(keys[order], tails.astype(np.int64) * graph.n + heads)
-    return order[pos]
+def arc_keys(xp, indptr, indices):
+    """(sorted keys tail * n + head, the arc index of each) of the CSR arrays
+    ``indptr``, ``indices`` of the array module ``xp`` (NumPy or CuPy): what
+    :func:`arc_ids` searches."""
+    n = len(indptr) - 1
+    arc_tails = xp.searchsorted(indptr, xp.arange(len(indices)), side="right") - 1
+    keys = arc_tails * n + indices.astype(np.int64)
+    order = xp.argsort(keys)  # keys are unique: any sort
+    return keys[order], order
+
+
+def arc_ids(xp, indptr, indices, tails, heads, keys=None):
+    """Arc index of each (tail, head) pair (every pair an arc; arcs are unique) in the
+    CSR arrays ``indptr``, ``indices`` of ``xp``; ``keys``: their :func:`arc_keys`,
+    where the caller looks up more than once."""
+    sorted_keys, order = arc_keys(xp, indptr, indices) if keys is None else keys
+    n = len(indptr) - 1
+    return order[xp.searchsorted(sorted_keys, tails.astype(np.int64) * n + heads)]
 
 
 def int_along_tree(graph, pred, sources):
@@ -61,7 +82,7 @@ def int_along_tree(graph, pred, sources):
     has = pred >= 0
     ok = root.copy()  # a vertex the tree does not reach: its path is unknown, a float
     v = np.flatnonzero(has)
-    ok[v] = ints[_arc_ids(graph, pred[v], v)]
+    ok[v] = ints[arc_ids(np, graph.indptr, graph.indices, pred[v], v)]
     anc = np.where(has, pred, np.arange(n))
     for _ in range(max(1, int(n).bit_length())):
         ok &= ok[anc]
@@ -141,3 +162,25 @@ def as_python_numbers(values, ints):
 def python_number(v, is_int):
     """One value of :func:`as_python_numbers`."""
     return int(round(v)) if is_int and math.isfinite(v) else float(v)
+
+
+# NumPy integer types NetworkX's sums keep (0 + np.int8(100) is np.int8(100)), where they
+# wrap beyond a range gpusp's int64 sums never leave (np.int8(100) + np.int8(100) is -56)
+NARROW_INTEGERS = (np.int8, np.int16, np.int32, np.uint8, np.uint16, np.uint32)
+
+
+def numpy_sums_differ(types, values):
+    """The first of the weight ``types`` whose sums NetworkX does in NumPy's arithmetic,
+    which gpusp's int64/float64 sums would not reproduce, or None: an integer type
+    narrower than 64 bits (sums wrap), NumPy's bool (np.True_ + np.True_ is np.True_),
+    np.uint64 beside a signed NumPy integer (their sum is a float64) or a negative
+    weight (NumPy raises OverflowError). ``values``: the weights, read only for the
+    last case."""
+    for t in types:
+        if issubclass(t, NARROW_INTEGERS + (np.bool_,)):
+            return t
+    if np.uint64 in types and (
+            any(issubclass(t, np.signedinteger) for t in types)
+            or any(v < 0 for v in values)):
+        return np.uint64
+    return None

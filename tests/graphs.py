@@ -2,12 +2,14 @@
 
 import math
 import random
+from collections.abc import Mapping
 
 import networkx as nx
 import numpy as np
 
 __all__ = ["run_on_both", "assert_same_arrays", "random_graph", "graph_cases", "assert_valid_path", "assert_lengths_equal",
-           "assert_paths_valid", "path_length", "plain", "outcome", "assert_same_value"]
+           "assert_paths_valid", "path_length", "plain", "outcome", "assert_same_value",
+           "assert_identical"]
 
 
 def plain(value):
@@ -201,3 +203,23 @@ def assert_tight_tree(G, dist, pred, sources, reached):
     for _ in range(int(n).bit_length() + 1):
         anc = anc[anc]
     assert (pred[anc] < 0).all(), "a predecessor cycle"
+
+
+def assert_identical(got, expected, where="result"):
+    """``got`` is NetworkX's ``expected`` exactly: mappings with the same keys, numbers
+    equal (no tolerance) and of the same type (int, float), arrays of the same dtype
+    and values."""
+    if isinstance(expected, np.ndarray):
+        assert isinstance(got, np.ndarray) and got.dtype == expected.dtype, (where, got)
+        np.testing.assert_array_equal(got, expected, err_msg=where)
+    elif isinstance(expected, Mapping):
+        assert isinstance(got, Mapping) and set(got) == set(expected), (where, got, expected)
+        for k in expected:
+            assert_identical(got[k], expected[k], f"{where}[{k!r}]")
+    elif isinstance(expected, (tuple, list)):
+        assert type(got) is type(expected) and len(got) == len(expected), (where, got)
+        for k, (a, b) in enumerate(zip(got, expected)):
+            assert_identical(a, b, f"{where}[{k}]")
+    else:
+        assert type(got) is type(expected) and (got == expected or got != got and
+                                                expected != expected), (where, got, expected)

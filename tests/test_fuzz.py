@@ -31,6 +31,7 @@ from collections import Counter
 from collections.abc import Mapping
 import math
 import os
+import random
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -117,6 +118,43 @@ def graphs(draw, max_nodes=8):
                                          max_size=3)):
                 G.add_edge(label(u), label(v), weight=w)
                 G.add_edge(label(v), label(u), weight=-w)
+    return _view(draw, G)
+
+
+def _tie_free_weight(rng, kind, negative):
+    """A weight (None: the attribute missing) of graphs whose shortest paths do not tie up
+    to rounding, so that NetworkX's path and gpusp's are the same one and their sums can
+    be compared exactly (test_fuzz_exact_sums): multiples of 1000 (a path of k missing
+    weights, 1 or 1.0, sums to k modulo 1000, never what an int-only path sums to) and
+    floats with random digits that are no whole numbers (paths through different ones
+    do not tie)."""
+    kind = rng.choice(["int", "float", None]) if kind == "mixed" else kind
+    sign = -1 if negative and rng.random() < 0.2 else 1
+    if kind == "int":
+        return sign * 1000 * rng.randint(0, 20)
+    if kind == "float":
+        return sign * rng.uniform(0.01, 20)
+    return None
+
+
+@st.composite
+def tie_free_graphs(draw, max_nodes=10):
+    """Random graphs (directed or not, multigraphs, self-loops, negative weights, views)
+    of tie-free weights (_tie_free_weight), their arcs drawn by a seeded generator:
+    denser and larger than Hypothesis's shrinking-friendly lists, where sums of several
+    float arcs in another order first differ."""
+    cls = draw(st.sampled_from([nx.Graph, nx.DiGraph, nx.MultiGraph, nx.MultiDiGraph]))
+    label = LABELS[draw(st.sampled_from(sorted(LABELS)))]
+    kind = draw(st.sampled_from(["int", "float", "float", "mixed", "mixed"]))
+    negative = draw(st.integers(0, 4)) == 0
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    n = rng.randint(1, max_nodes)
+    G = cls()
+    G.add_nodes_from(label(i) for i in range(n))
+    for _ in range(rng.randint(n, 3 * n)):
+        w = _tie_free_weight(rng, kind, negative)
+        G.add_edge(label(rng.randrange(n)), label(rng.randrange(n)),
+                   **({} if w is None else {"weight": w}))
     return _view(draw, G)
 
 
@@ -822,7 +860,9 @@ def describe(G):
            f"G.add_edges_from({edges!r})"
 
 
-def check(G, call):
+def check(G, call, exact=False):
+    """gpusp's outcome of ``call`` on G against NetworkX's; ``exact``: every number of
+    the result also equal without tolerance and of the same type (identical)."""
     got = _run(call, G, "gpusp")
     if call.name.startswith("astar") and call.weight is not None and _negative(G, call):
         # NetworkX's A* takes negative weights unchecked and loops forever on a
@@ -834,9 +874,30 @@ def check(G, call):
     exp = _run(call, G, "networkx")
     try:
         _compare(G, call, got, exp)
+        if exact and got[0] == exp[0] == "ok" and not _allowed(G, call, got, exp):
+            if call.name == "floyd_warshall_predecessor_and_distance":
+                got, exp = ("ok", got[1][1]), ("ok", exp[1][1])  # the distances
+            _identical_numbers(got[1], exp[1], call.name)
     except AssertionError as exc:
         raise AssertionError(f"{describe(G)}\n{call}\ngpusp: {got[0]} {got[1]!r}\n"
                              f"NetworkX: {exp[0]} {exp[1]!r}\n{exc}") from None
+
+
+def _identical_numbers(got, exp, where):
+    """Every number of NetworkX's result ``exp`` is in ``got`` with the same value (no
+    tolerance) and type; arrays of the same dtype; lists (paths) are left to Checker."""
+    if isinstance(exp, np.ndarray):
+        assert isinstance(got, np.ndarray) and got.dtype == exp.dtype, (where, got)
+        assert np.array_equal(got, exp, equal_nan=True), (where, got, exp)
+    elif isinstance(exp, Mapping):
+        for key, value in exp.items():
+            _identical_numbers(got[key], value, f"{where}[{key!r}]")
+    elif isinstance(exp, tuple):
+        for k, (a, b) in enumerate(zip(got, exp)):
+            _identical_numbers(a, b, f"{where}[{k}]")
+    elif isinstance(exp, (int, float)) and not isinstance(exp, bool):
+        assert type(got) is type(exp) and (got == exp or got != got and exp != exp), \
+            ("not identical", where, got, exp)
 
 
 def _compare(G, call, got, exp):
@@ -856,17 +917,17 @@ def _compare(G, call, got, exp):
 
 
 # -- the tests -----------------------------------------------------------------------------
-def _fuzz(name, examples, derandomize, method=DRAW):
+def _fuzz(name, examples, derandomize, method=DRAW, exact=False):
     @settings(max_examples=examples, deadline=None, derandomize=derandomize,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                                      HealthCheck.function_scoped_fixture,
                                      HealthCheck.data_too_large])
     @given(data=st.data())
     def run(data):
-        G = data.draw(graphs(), label="G")
+        G = data.draw(tie_free_graphs() if exact else graphs(), label="G")
         call = _draw_call(data.draw, name, G, method)
         data.draw(st.just(call), label="call")
-        check(G, call)
+        check(G, call, exact=exact)
 
     run()
 
@@ -909,6 +970,33 @@ def test_fuzz_long(request, device, name):
     if not _long_run_selected(request.config):
         pytest.skip("the long fuzz run: python -m pytest -m slow tests/test_fuzz.py")
     _fuzz(name, LONG_EXAMPLES, derandomize=False)
+
+
+# -- exact sums: the all-pairs lengths and Floyd-Warshall ---------------------------------
+# NetworkX's searches add a path's weights left to right, its Floyd-Warshall joins two
+# shorter paths per round of its loop: on graphs whose shortest paths do not tie up to
+# rounding (tie_free_graphs), gpusp's numbers are NetworkX's exactly, of the same
+# types (nx_gpusp.solvers.apsp.path_sums), whichever method answers.
+EXACT_FUNCTIONS = ["all_pairs_bellman_ford_path_length", "all_pairs_dijkstra",
+                   "all_pairs_dijkstra_path_length", "all_pairs_shortest_path_length",
+                   "floyd_warshall", "floyd_warshall_numpy",
+                   "floyd_warshall_predecessor_and_distance"]
+EXACT_PER_METHOD_EXAMPLES = 3
+
+
+@pytest.mark.parametrize("name", EXACT_FUNCTIONS)
+def test_fuzz_exact_sums(device, name):
+    for method in _all_methods(name):
+        _fuzz(name, EXACT_PER_METHOD_EXAMPLES, derandomize=True, method=method, exact=True)
+    _fuzz(name, SHORT_EXAMPLES, derandomize=True, exact=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", EXACT_FUNCTIONS)
+def test_fuzz_exact_sums_long(request, device, name):
+    if not _long_run_selected(request.config):
+        pytest.skip("the long fuzz run: python -m pytest -m slow tests/test_fuzz.py")
+    _fuzz(name, LONG_EXAMPLES, derandomize=False, exact=True)
 
 
 # -- every Bellman-Ford method, one verdict ------------------------------------------------

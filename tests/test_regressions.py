@@ -11,7 +11,9 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from graphs import assert_lengths_equal, assert_paths_valid, assert_same_value, outcome
+from graphs import (assert_identical, assert_lengths_equal, assert_paths_valid,
+                    assert_same_value, outcome)
+from nx_gpusp.convert import from_networkx
 from nx_gpusp.methods import methods_for
 
 SSSP = sorted(m.name for m in methods_for("sssp"))
@@ -214,6 +216,11 @@ def test_bug5_two_nodes_and_a_self_loop_near_a_lane_limit(device, weight):
     [2**60 + 1, 0.5, 1],  # an int float64 cannot hold, mixed with floats
     [Decimal("1.5"), 2, 1], [Fraction(1, 3), 2, 1],
     [np.float32(0.5), 1.5, 1], [np.longdouble(0.1), 1.0, 1],
+    # NumPy's arithmetic: narrow integers wrap, bools add as a logical or, np.uint64
+    # beside a signed NumPy integer sums to a float64 (beside a negative: OverflowError)
+    [np.int8(100), 1, 2], [np.int16(3), 1, 2], [np.int32(7), 2, 1], [np.uint8(5), 1, 2],
+    [np.uint16(5), 1, 2], [np.uint32(5), 1, 2], [np.bool_(True), 1, 2],
+    [np.uint64(5), np.int64(3), 1], [np.uint64(5), -3, 1],
 ], ids=lambda w: "-".join(type(x).__name__ for x in w))
 def test_hostile_weights_not_held_exactly_are_declined(device, weights):
     """NotImplementedError (automatic dispatch then runs NetworkX): never a rounded answer."""
@@ -228,7 +235,8 @@ def test_hostile_weights_not_held_exactly_are_declined(device, weights):
 
 
 @pytest.mark.parametrize("weights", [
-    [np.uint64(5), 3, 1], [np.int32(7), 2, 1], [np.float64(0.25), 1.5, 2],
+    [np.uint64(5), 3, 1], [np.uint64(5), np.uint64(2), 1], [np.int64(7), 2, 1.5],
+    [np.float64(0.25), 1.5, 2],
     [2**50 + 1, 0.5, 1], [True, 2, 1], [2**61 - 7, 3, 1]])
 def test_exact_weights_of_other_types_are_used(device, weights):
     G = nx.DiGraph()
@@ -852,3 +860,190 @@ def test_all_pairs_generic_calls_keep_the_calls_weight(device):
                     assert {u: set(r) for u, r in got.items()} == \
                         {u: set(r) for u, r in expected.items()}
     assert dict(nx.shortest_path(nx.Graph(), weight="other", method="dijkstra", **GP)) == {}
+
+
+# -- found by differential fuzzing: Floyd-Warshall's number types, all-pairs sums through
+# -- Floyd-Warshall, NumPy integer weights, BFS method names with a weight ----------------
+MULTIGRAPH_TYPE_CASES = {
+    "missing-then-present": (nx.MultiDiGraph, [(0, 2, {}), (0, 2, {"weight": 951})]),
+    "int-then-missing": (nx.MultiDiGraph, [(0, 2, {"weight": 1}), (0, 2, {})]),
+    "missing-then-int": (nx.MultiDiGraph, [(0, 2, {}), (0, 2, {"weight": 1})]),
+    "float-then-int": (nx.MultiDiGraph, [(0, 1, {"weight": 1.0}), (0, 1, {"weight": 1}),
+                                         (1, 2, {"weight": 2}), (2, 0, {})]),
+    "undirected": (nx.MultiGraph, [(0, 1, {"weight": 2}), (0, 1, {"weight": 2.0}),
+                                   (1, 2, {}), (2, 3, {"weight": 1}), (2, 3, {})]),
+}
+
+
+def _fw_rows(result):
+    return {u: dict(row) for u, row in result.items()}
+
+
+@pytest.mark.parametrize("lazy", [True, False], ids=["lazy", "dicts"])
+@pytest.mark.parametrize("case", sorted(MULTIGRAPH_TYPE_CASES))
+@pytest.mark.parametrize("method", FLOYD_WARSHALL)
+def test_fuzz_floyd_warshall_multigraph_types_follow_its_min(device, method, case, lazy):
+    """NetworkX's Floyd-Warshall keeps min(w, kept) parallel edge after edge, a missing
+    weight at 1.0: an arc takes the type of the last of its least edges (gpusp answered
+    int 1 for {} beside {"weight": 951}); its searches take the first (a missing weight
+    at 1)."""
+    cls, edges = MULTIGRAPH_TYPE_CASES[case]
+    G = cls(edges)
+    kw = dict(method=method, **GP)
+    with nx.config.backends.gpusp(lazy_results=lazy):
+        assert_identical(_fw_rows(nx.floyd_warshall(G, **kw)), _fw_rows(nx.floyd_warshall(G)))
+        _pred, dist = nx.floyd_warshall_predecessor_and_distance(G, **kw)
+        assert_identical(_fw_rows(dist),
+                         _fw_rows(nx.floyd_warshall_predecessor_and_distance(G)[1]))
+        assert_identical(nx.floyd_warshall_numpy(G, **kw), nx.floyd_warshall_numpy(G))
+        for func in (nx.all_pairs_dijkstra_path_length, nx.all_pairs_bellman_ford_path_length):
+            assert_identical(dict(func(G, method=method, **GP)), dict(func(G)))
+    if nx.is_strongly_connected(G) if G.is_directed() else nx.is_connected(G):
+        assert_identical(
+            nx.average_shortest_path_length(G, weight="weight", method="floyd-warshall", **GP),
+            nx.average_shortest_path_length(G, weight="weight", method="floyd-warshall"))
+
+
+ALL_PAIRS_SUM_CASES = {
+    # Floyd-Warshall's joined sums: 7.999999999999999 where NetworkX adds 8 alone
+    "negative-float-beside-int": (nx.DiGraph, [], [
+        ("v0", "v11", {"weight": -5.710143866022585}), ("v22", "v11", {"weight": 8})]),
+    "tenths": (nx.MultiDiGraph, [4, 6, 10, 14, 16, 23, 26, 29, 33], [
+        (33, 10, {"weight": 0.1}), (23, 4, {"weight": 0.1}), (4, 14, {"weight": 0.3}),
+        (29, 6, {}), (26, 16, {"weight": 0.1}), (14, 33, {"weight": 0.3}), (6, 16, {}),
+        (29, 23, {}), (10, 26, {"weight": 0.1})]),
+    # left to right -6.000000000000001, joined at the middle vertex -6.0
+    "negative-path": (nx.DiGraph, [], [(0, 2, {"weight": -0.7}), (2, 1, {"weight": -2.7}),
+                                   (1, 3, {"weight": -2.6}), (3, 4, {"weight": 1})]),
+}
+
+
+@pytest.mark.parametrize("case, method", [
+    (case, method) for case in sorted(ALL_PAIRS_SUM_CASES) for method in [None] + (
+        # "tenths": 29 -> 16 ties, 1 + 1 against seven arcs of 1 and tenths, which
+        # Floyd-Warshall's sums may round below 2: its named methods take that path
+        [] if case == "tenths" else FLOYD_WARSHALL)])
+def test_fuzz_all_pairs_through_floyd_warshall_sum_as_networkx(device, method, case):
+    """All-pairs lengths are NetworkX's left-to-right sums along the path, of its types
+    (8 not 7.999999999999999, 2 not 1.9999999999999998, -6.000000000000001 not -6):
+    method=None no longer answers float weights with Floyd-Warshall on these dense
+    graphs, and a named Floyd-Warshall method's rows are summed again along its
+    paths."""
+    cls, nodes, edges = ALL_PAIRS_SUM_CASES[case]
+    G = cls()
+    G.add_nodes_from(nodes)
+    G.add_edges_from(edges)
+    negative = any(d.get("weight", 1) < 0 for *_e, d in G.edges(data=True))
+    funcs = [nx.all_pairs_bellman_ford_path_length]
+    if not negative:
+        funcs.append(nx.all_pairs_dijkstra_path_length)
+    for func in funcs:
+        assert_identical(dict(func(G, method=method, **GP)), dict(func(G)))
+    if not negative:
+        func = nx.all_pairs_dijkstra_path_length
+        for cutoff in (1, 2.5):
+            assert_identical(dict(func(G, cutoff=cutoff, method=method, **GP)),
+                             dict(func(G, cutoff=cutoff)))
+    if method is None:
+        family = "bellman-ford" if negative else "dijkstra"
+        assert_identical(dict(nx.shortest_path_length(G, weight="weight", method=family, **GP)),
+                         dict(nx.shortest_path_length(G, weight="weight", method=family)))
+
+
+def test_fuzz_small_numpy_integer_weights_are_left_to_networkx(device):
+    """NetworkX sums np.int8 weights in int8 (100 + 100 is -56): gpusp declines them,
+    so automatic dispatch answers with NetworkX's own sums."""
+    G = nx.DiGraph()
+    G.add_edge(0, 1, weight=np.int8(100))
+    G.add_edge(1, 2, weight=np.int8(100))
+    with pytest.raises(NotImplementedError, match="numpy int8; NetworkX adds such weights"):
+        from_networkx(G, "weight")
+    with pytest.raises(NotImplementedError):
+        nx.single_source_dijkstra_path_length(G, 0, **GP)
+    with pytest.raises(NotImplementedError):
+        nx.floyd_warshall(G, **GP)
+    expected = nx.single_source_dijkstra_path_length(G, 0)
+    assert expected == {0: 0, 1: 100, 2: -56}
+    cfg = nx.config.backends.gpusp
+    with nx.config(backend_priority=["gpusp"]), cfg(should_run_min_edges=0):
+        assert_identical(nx.single_source_dijkstra_path_length(G, 0), expected)
+
+
+BFS_NAMES = sorted(m.name for m in methods_for("bfs"))
+WEIGHTED_CALLS = {
+    "shortest_path": lambda G, t, kw: nx.shortest_path(G, 0, t, weight="weight", **kw),
+    "shortest_path_length": lambda G, t, kw: nx.shortest_path_length(G, 0, t, weight="weight",
+                                                                     **kw),
+    "shortest_path-all-pairs": lambda G, t, kw: dict(nx.shortest_path(G, weight="weight", **kw)),
+    "all_shortest_paths": lambda G, t, kw: list(nx.all_shortest_paths(G, 0, t, weight="weight",
+                                                                      **kw)),
+    "single_source_all_shortest_paths": lambda G, t, kw: dict(
+        nx.single_source_all_shortest_paths(G, 0, weight="weight", **kw)),
+    "all_pairs_all_shortest_paths": lambda G, t, kw: dict(
+        nx.all_pairs_all_shortest_paths(G, weight="weight", **kw)),
+}
+
+
+@pytest.mark.parametrize("call", sorted(WEIGHTED_CALLS))
+@pytest.mark.parametrize("method", BFS_NAMES)
+def test_fuzz_bfs_method_with_a_weight_says_what_to_do(device, method, call):
+    """A gpusp breadth-first search method with a weight is no NetworkX method: both raise
+    ValueError (NetworkX checks its method before the nodes, so a missing node or no
+    path raises it too), gpusp's saying that the method needs weight=None and what a
+    weighted call takes."""
+    G = nx.DiGraph([(0, 1, {"weight": 2}), (1, 2, {"weight": 1})])
+    G.add_node(5)
+    for target in (2, 5, 99):  # a path, no path, no such node
+        assert outcome(lambda: WEIGHTED_CALLS[call](G, target, {"method": method})) == \
+            ("raised", ValueError)
+        with pytest.raises(ValueError) as info:
+            WEIGHTED_CALLS[call](G, target, dict(method=method, **GP))
+        message = str(info.value)
+        assert message.startswith(f"method not supported: {method}"), message
+        assert "breadth-first search method" in message and "weight=None" in message
+        assert "'dijkstra'" in message and "'bellman-ford'" in message
+    # with weight=None NetworkX ignores the method; gpusp runs that breadth-first search
+    assert nx.shortest_path_length(G, 0, 2, method=method, **GP) == 2
+
+
+@pytest.mark.parametrize("method", BFS_NAMES)
+def test_fuzz_bfs_method_in_a_weighted_function_names_its_kind(device, method):
+    """The functions whose ``method`` is gpusp's alone name what a BFS method is for."""
+    G = nx.path_graph(3)
+    for call in (lambda: nx.dijkstra_path(G, 0, 2, method=method, **GP),
+                 lambda: dict(nx.all_pairs_dijkstra_path_length(G, method=method, **GP)),
+                 lambda: nx.floyd_warshall(G, method=method, **GP)):
+        with pytest.raises(ValueError, match="is a gpusp \"bfs\" method, for unweighted"):
+            call()
+    with pytest.raises(ValueError, match=f"method not supported: {method} \\(use 'unweighted'"):
+        nx.average_shortest_path_length(G, weight="weight", method=method, **GP)
+
+
+FLOAT_FW_EDGES = [(0, 0, 4.680816806457223), (0, 3, 9.66698098695327),
+                  (1, 5, 10.536063022661931), (2, 3, 15.268751893807128),
+                  (2, 7, 16.69189817657458), (3, 6, 5.554833242834673),
+                  (3, 5, 0.46527899238647563), (4, 6, 16.23673465980984)]
+
+
+@pytest.mark.parametrize("method", FLOYD_WARSHALL)
+def test_fuzz_floyd_warshall_float_sums_are_networkx_loops(device, method):
+    """Floyd-Warshall on fractional weights: NetworkX's d[i][j] is d[i][k] + d[k][j] of
+    the round of the path's last interior vertex k in its loop's order (node order;
+    floyd_warshall_numpy's nodelist), gpusp's blocked sweeps added in another order
+    and were off in the last bit (31.458548889... against ...2 more)."""
+    G = nx.Graph()
+    G.add_nodes_from(range(8))
+    G.add_weighted_edges_from(FLOAT_FW_EDGES)
+    kw = dict(method=method, **GP)
+    assert_identical(_fw_rows(nx.floyd_warshall(G, **kw)), _fw_rows(nx.floyd_warshall(G)))
+    assert_identical(_fw_rows(nx.floyd_warshall_predecessor_and_distance(G, **kw)[1]),
+                     _fw_rows(nx.floyd_warshall_predecessor_and_distance(G)[1]))
+    for nodelist in (None, [0, 1, 2, 4, 5, 6, 3, 7], [7, 6, 5, 4, 3, 2, 1, 0]):
+        assert_identical(nx.floyd_warshall_numpy(G, nodelist=nodelist, **kw),
+                         nx.floyd_warshall_numpy(G, nodelist=nodelist))
+    D = G.to_directed()  # negative arcs: swept on Johnson's reweighting, joined again
+    D.add_edge(6, 3, weight=-2.25)
+    D.remove_edge(3, 6)
+    assert_identical(_fw_rows(nx.floyd_warshall(D, **kw)), _fw_rows(nx.floyd_warshall(D)))
+    assert_identical(dict(nx.all_pairs_bellman_ford_path_length(D, method=method, **GP)),
+                     dict(nx.all_pairs_bellman_ford_path_length(D)))

@@ -5,7 +5,9 @@ many sources in flight at once.
 A method is an "all-pairs" method (nx_gpusp.solvers.apsp: batched-spmm, batched-frontier,
 apsp-concurrent, dijkstra-per-thread), a Floyd-Warshall method (length functions only)
 or an "sssp" method (one source at a time). ``method="auto"`` runs Floyd-Warshall for
-the length functions on dense graphs whose matrix fits, else batched-spmm. Results
+the length functions on dense graphs whose matrix fits and whose path sums are exact
+(integers), else batched-spmm (inexact float sums: NetworkX's own, added along the
+path in its order). Results
 stream in source chunks sized to free device memory. With ``dask_client`` set, the
 all-pairs methods' sources are shared among its workers (nx_gpusp.distributed) and
 ``method="auto"`` always picks one of them.
@@ -18,6 +20,7 @@ from ..distributed import active_client, source_rows
 from ..methods import METHODS, choose, get_method
 from ..results import HostSSSP
 from ..solvers import answers
+from ..solvers.apsp.path_sums import sums_exact
 from ..solvers.apsp.progress import Progress
 from .common import (as_csr, check_reweighted_ints, check_weights, configured_executor,
                      run_sssp)
@@ -32,7 +35,11 @@ def _plan(ex, graph, family, method, *, lengths_only):
         check_reweighted_ints(graph)
         return "floyd-warshall", METHODS[("floyd-warshall", requested)]
     if lengths_only and requested == "auto" and active_client() is None \
-            and graph.reweighted_ints_exact() and answers.fits_floyd_warshall(ex, graph):
+            and graph.reweighted_ints_exact() and sums_exact(graph) \
+            and answers.fits_floyd_warshall(ex, graph):
+        # exact sums only: rows of inexact ones, summed again along Floyd-Warshall's
+        # trees (answers.floyd_warshall_rows), take its path where paths tie up to
+        # rounding; the searches' own sums decide those ties as NetworkX's do
         return "floyd-warshall", choose("floyd-warshall", cfg.floyd_warshall_method, graph,
                                         negative_ok=True)
     if ("sssp", requested) in METHODS:

@@ -7,14 +7,15 @@ from ..config import get_config
 from ..convert import EdgeDataGraph, from_networkx, from_weight_function, refuse_hidden_edges
 from ..executor import get_executor
 from ..graph import CSRGraph
-from ..methods import choose
+from ..methods import choose, get_method
 from ..solvers import answers
 from ..solvers.sssp import cutoff_value, is_real
 
 __all__ = ["configured_executor", "as_csr", "own_weight", "check_weights", "check_reachable_self_loops",
            "node_index", "label_index", "run_sssp", "weight_can_run", "sssp_should_run",
            "attribute_weight_can_run", "reversed_graph", "all_pairs_should_run",
-           "arc_count", "family_of", "check_reweighted_ints"]
+           "arc_count", "family_of", "check_reweighted_ints", "method_not_supported",
+           "SEARCH_METHODS"]
 
 
 def configured_executor():
@@ -79,8 +80,24 @@ def family_of(method):
 
     m = get_method("sssp", method)
     if m is None:
-        raise ValueError(f"method not supported: {method}")
+        raise method_not_supported(method, SEARCH_METHODS)
     return ("bellman-ford" if m.negative_weights else "dijkstra"), method
+
+
+# what NetworkX's `method` takes with a weight in the generic functions, gpusp's names too
+SEARCH_METHODS = ("'dijkstra', 'bellman-ford' or a gpusp \"sssp\" method (e.g. "
+                  "'near-far'; 'frontier' for negative weights)")
+
+
+def method_not_supported(method, takes, *, bfs=True):
+    """NetworkX's ValueError for a ``method`` the call does not take ("method not
+    supported: ..."), saying what it takes (``takes``); ``bfs``: the call takes a gpusp
+    breadth-first search method with weight=None, which the message then says."""
+    hint = f"use {takes}"
+    if bfs and isinstance(method, str) and get_method("bfs", method) is not None:
+        hint = (f"gpusp's {method!r} is a breadth-first search method: it needs "
+                f"weight=None; with a weight {hint}")
+    return ValueError(f"method not supported: {method} ({hint})")
 
 
 def check_weights(graph, family):

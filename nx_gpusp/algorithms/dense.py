@@ -17,6 +17,7 @@ from ..graph import CSRGraph
 from ..methods import choose
 from ..results import MatrixRowMap, PredecessorRowMap, RowsMap
 from ..solvers import answers
+from ..solvers.apsp.path_sums import floyd_warshall_sums, sums_exact
 from ..value_types import int_along_rows, int_arcs
 from .common import (as_csr, attribute_weight_can_run, check_reweighted_ints,
                      configured_executor)
@@ -40,8 +41,12 @@ _policy = {"can_run": attribute_weight_can_run, "should_run": dense_should_run,
            "methods": ("floyd-warshall",), "default": "floyd_warshall_method"}
 
 
-def _floyd_warshall(graph, *, keep_negative_diagonal, predecessors, method, options):
-    """Distances (and predecessors) on the executor's device, and the executor."""
+def _floyd_warshall(graph, *, keep_negative_diagonal, predecessors, method, options,
+                    order=None):
+    """(executor, distances, predecessors or None) on the executor's device; inexact
+    float sums joined again as NetworkX's loop over ``order`` (vertex indices; None:
+    vertex order) joins them (apsp.path_sums), along the predecessors, which are then
+    computed whether asked for or not."""
     refuse_hidden_edges(graph)  # an edge weighing None: NetworkX's raise TypeError or NaN
     cfg = get_config()
     m = choose("floyd-warshall", method or cfg.floyd_warshall_method, graph, negative_ok=True)
@@ -55,9 +60,12 @@ def _floyd_warshall(graph, *, keep_negative_diagonal, predecessors, method, opti
         # -inf + inf is NaN, which NetworkX's comparisons skip and min() keeps
         raise NotImplementedError("gpusp: float path sums could overflow to -inf")
     ex = configured_executor()
+    resum = not sums_exact(graph)  # NetworkX's order of additions decides the last bit
     d, p = answers.floyd_warshall(ex, graph, m, options=opts,
                                   keep_negative_diagonal=keep_negative_diagonal,
-                                  predecessors=predecessors)
+                                  predecessors=predecessors or resum)
+    if resum:
+        floyd_warshall_sums(ex, graph, d, p, order)
     return ex, d, p
 
 
@@ -74,7 +82,8 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight", *, method=None, **op
         if (perm < 0).any():
             raise nx.NetworkXError("nodelist must contain every node in G with no repeats.")
     ex, d, _ = _floyd_warshall(graph, keep_negative_diagonal=False, predecessors=False,
-                               method=method, options=options)
+                               method=method, options=options,
+                               order=None if nodelist is None else perm)
     return answers.floyd_warshall_matrix(ex, d, None if nodelist is None else perm)
 
 

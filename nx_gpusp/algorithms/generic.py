@@ -19,9 +19,9 @@ from ..results import AllShortestPathsMap, TightArcs, sources_first
 from ..solvers.apsp.progress import Progress
 from . import unweighted
 from .all_pairs import all_pairs_rows
-from .common import (all_pairs_should_run, as_csr, check_weights, family_of, label_index,
-                     node_index, own_weight, reversed_graph, run_sssp, sssp_should_run,
-                     weight_can_run)
+from .common import (SEARCH_METHODS, all_pairs_should_run, as_csr, check_weights, family_of,
+                     label_index, method_not_supported, node_index, own_weight,
+                     reversed_graph, run_sssp, sssp_should_run, weight_can_run)
 from .measures import MEASURE, measure_can_run, measure_should_run, statistics
 from .weighted import SSSP_DOC, TIGHT_DOC, tight_arcs
 
@@ -156,6 +156,10 @@ _ASPL_FAMILY = {"unweighted": "dijkstra", "dijkstra": "dijkstra", "bellman-ford"
                 "floyd-warshall": "bellman-ford", "floyd-warshall-numpy": "bellman-ford"}
 
 
+ASPL_METHODS = ("'unweighted', 'dijkstra', 'bellman-ford', 'floyd-warshall', "
+                "'floyd-warshall-numpy' or a gpusp \"all-pairs\" method (e.g. 'batched-spmm')")
+
+
 def _aspl_plan(method, weight):
     """(weight attribute or None, weight family, all-pairs method or None) of NetworkX's
     ``method`` (any of its names; all take negative weights but "dijkstra") or of a
@@ -168,7 +172,7 @@ def _aspl_plan(method, weight):
         return (None if method == "unweighted" else weight), _ASPL_FAMILY[method], None
     m = get_method("all-pairs", method)
     if m is None:
-        raise ValueError(f"method not supported: {method}")
+        raise method_not_supported(method, ASPL_METHODS, bfs=False)
     return weight, ("bellman-ford" if m.negative_weights else "dijkstra"), method
 
 
@@ -228,7 +232,7 @@ class _AllPathsSearch:
             self.family, self.method = family_of(name)
             get_method("sssp", name).check_options(options)
         else:
-            raise ValueError(f"method not supported: {method}")
+            raise method_not_supported(method, SEARCH_METHODS)
         self.bfs = False
         self.missing = "Node {} is not found in the graph"
         self.graph = as_csr(G, weight)

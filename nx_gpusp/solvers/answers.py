@@ -15,6 +15,7 @@ import numpy as np
 
 from ..graph import distance_inf, float_distances
 from ..results import HostSSSP, TightArcs, distance_order, narrowest_distances, to_host
+from .apsp.path_sums import sums_along_trees, sums_exact
 from .sssp import cutoff_value, mask_beyond_cutoff
 from .sssp.bfs import distances_from_levels
 from .sssp.tight_arcs import tight_arc_dag
@@ -100,15 +101,23 @@ def predecessor_matrix(ex, p):
 
 def floyd_warshall_rows(ex, graph, method, options, cutoff):
     """(vertex index, HostSSSP) of every row of the "floyd-warshall" Method's lengths, in
-    vertex order, copied to the host HOST_CHUNK_BYTES of rows at a time."""
-    d, _ = floyd_warshall(ex, graph, method, options=options, keep_negative_diagonal=False,
-                          predecessors=False)
+    vertex order, copied to the host HOST_CHUNK_BYTES of rows at a time. Inexact float
+    sums are summed again along the rows' predecessor trees, as NetworkX's searches
+    sum them (apsp.path_sums), and each row keeps its tree (its number types)."""
+    resum = not sums_exact(graph)
+    d, p = floyd_warshall(ex, graph, method, options=options, keep_negative_diagonal=False,
+                          predecessors=resum)
     rows = max(1, HOST_CHUNK_BYTES // max(1, graph.n * d.dtype.itemsize))
     for start in range(0, graph.n, rows):
         block = d[start:start + rows]
-        dist, _ = rows_to_host(ex, block, None, cutoff, np.arange(start, start + len(block)))
+        sources = np.arange(start, start + len(block))
+        pred = None
+        if resum:
+            block, pred = sums_along_trees(ex, graph, block, p[start:start + rows], sources)
+        dist, pred = rows_to_host(ex, block, pred, cutoff, sources)
         for k, row in enumerate(dist):
-            yield start + k, HostSSSP(graph, row, None, np.array([start + k]))
+            yield start + k, HostSSSP(graph, row, None if pred is None else pred[k],
+                                      np.array([start + k]))
 
 
 def fits_floyd_warshall(ex, graph):

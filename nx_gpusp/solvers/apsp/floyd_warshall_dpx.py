@@ -110,6 +110,8 @@ def padded_matrix(ex, graph, lane):
                                   "(integers in float64), 'i64' or 'f64'")})
 def dpx_floyd_warshall(ex, graph, *, keep_negative_diagonal, predecessors, lane="auto"):
     if predecessors:
+        if lane != "auto":  # a lane that cannot hold the distances says so here too
+            choose_lane(graph, lane)
         return blocked_floyd_warshall(ex, graph, keep_negative_diagonal=keep_negative_diagonal,
                                       predecessors=True)
     swept, h = sweep_weights(ex, graph)  # negative cycles refused
