@@ -5,9 +5,11 @@ exception: the bound of each, on the twin and on CUDA.
   stack for the next launch (below a negative cycle an unbounded wave never returned);
 - near-far's dense rounds (one cooperative launch): at most dense_round_bound(n)
   rounds, then NetworkXAlgorithmError;
+- near-far's team launches: at most 64, 128, ... rounds between negative-cycle tests
+  with negative weights, 4n + 64 without (the host launches again);
 - the loops whose bound is their structure (a breadth-first level stamps each vertex
-  once, a team launch runs at most ``max_rounds``, grid barriers of a cooperative
-  launch) are exercised by their own modules' tests.
+  once; the grid barriers of a cooperative launch, whose blocks are all resident) are
+  exercised by their own modules' tests.
 """
 
 import time

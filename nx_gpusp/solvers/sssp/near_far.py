@@ -535,7 +535,9 @@ class _CycleGuard:
     """The negative-cycle verdicts between launches (negative weights only): a frontier
     minimum below -(n-1) * max|w| or a predecessor cycle, tested at doubling round
     counts, raise NetworkXUnbounded; ``max_rounds`` bounds a team launch so that the
-    next test comes in time."""
+    next test comes in time. Without negative weights a team launch still ends within
+    4n + 64 rounds (no launch runs on without bound on the device; the host launches
+    again where the frontier is left)."""
 
     def __init__(self, ex, graph, pred):
         self.ex, self.pred = ex, pred
@@ -543,7 +545,7 @@ class _CycleGuard:
         self.lower_bound = (-(graph.n - 1) * max(abs(graph.min_weight), abs(graph.max_weight))
                             if self.active else None)
         self.next_check = 64
-        self.max_rounds = self.next_check if self.active else 1 << 30
+        self.max_rounds = self.next_check if self.active else min(4 * graph.n + 64, 1 << 30)
 
     def after_launch(self, host_ctl, host_tctl):
         """Call after a launch that left a frontier (host copies of ctl and tctl)."""
