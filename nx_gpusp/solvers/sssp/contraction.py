@@ -1,0 +1,234 @@
+"""The contraction hierarchy under PHAST (solvers/sssp/phast.py; Geisberger, Sanders,
+Schultes and Delling, "Contraction Hierarchies", WEA 2008), built on the host in NumPy
+and cached on the CSRGraph, so it is paid once per converted graph and amortised over
+its queries:
+
+- contraction in rounds: each round contracts the vertices whose edge difference
+  (in-degree x out-degree - in-degree - out-degree, ties broken by a seeded hash) is
+  smaller than every neighbour's, an independent set, so one round is one level;
+- contracting v joins each in-arc (u, v) to each out-arc (v, x) into a shortcut
+  (u, x) of the summed weight, unless an arc (u, x) or a two-arc path through a
+  vertex that stays is no longer (the witness check; a missing witness only adds a
+  shortcut, never loses a distance); the arcs v holds when contracted are its arcs of
+  the hierarchy: to higher levels;
+- once at most ``core_size`` vertices remain, they stay whole as the core, with their
+  all-pairs distances over the arcs left among them; so do the vertices left when the
+  shortcuts outgrow the graph (the hierarchy past SHORTCUT_FACTOR arcs per arc and
+  vertex, or the remaining arcs growing past GROWTH_LIMIT times their fewest) or only
+  hubs (more than PAIR_LIMIT arc pairs) remain, and
+  a graph whose core would pass MAX_CORE vertices (not road-like) is refused.
+"""
+
+import numpy as np
+
+from ...graph import distance_inf, row_pointers
+from ...ops.base import gather_arcs
+from ...ops.floyd_warshall import fw_step
+
+__all__ = ["Hierarchy", "contraction_hierarchy", "hierarchy_built", "CORE_SIZE",
+           "MAX_CORE"]
+
+CORE_SIZE = 2048  # vertices left whole at the top (their matrix: CORE_SIZE**2 distances)
+MAX_CORE = 8192  # a core that would pass this (the graph does not contract) is refused
+SHORTCUT_FACTOR = 4  # arcs of the hierarchy beyond this many per arc and vertex: stop
+GROWTH_LIMIT = 1.25  # remaining arcs past this many times their fewest so far: stop
+PAIR_LIMIT = 1 << 16  # a vertex with more in x out arc pairs is left to the core
+WITNESS_FANOUT = 64  # two-arc witnesses are looked for from tails of at most this degree
+
+
+class Hierarchy:
+    """The host arrays of a contraction hierarchy: ``order`` (vertices by level, the
+    core last; int32), ``level_ptr`` (level l's positions: level_ptr[l]:level_ptr[l+1];
+    the core: level_ptr[-2]:n), the upward and downward in-arcs by position
+    (``up``/``down``: ptr int64, tails int32, weights int64), ``core`` (int32) and its
+    distance matrix ``matrix`` (int64, inf = no path); device copies per executor."""
+
+    def __init__(self, order, level_ptr, up, down, core, matrix):
+        self.order, self.level_ptr, self.up, self.down = order, level_ptr, up, down
+        self.core, self.matrix = core, matrix
+        self.levels = len(level_ptr) - 2
+        self._device = {}
+
+    def on(self, ex):
+        dev = self._device.get(ex.name)
+        if dev is None:
+            ex.require_bytes(sum(a.nbytes for a in self._arrays()), "the PHAST hierarchy")
+            dev = self._device[ex.name] = [ex.asarray(a) for a in self._arrays()]
+        return dev
+
+    def _arrays(self):
+        return (self.order, *self.up, *self.down, self.core, self.matrix)
+
+
+def _dedup_min(tails, heads, weights, n):
+    """Arcs with one (tail, head) each, at its minimum weight, sorted by tail, head (a
+    stable sort of the keys: mostly sorted runs, the arcs kept and the new shortcuts)."""
+    key = tails * n + heads
+    order = np.argsort(key, kind="stable")
+    key, weights = key[order], weights[order]
+    if not len(key):
+        return key, key, weights
+    first = np.ones(len(key), dtype=bool)
+    first[1:] = key[1:] != key[:-1]
+    starts = np.flatnonzero(first)
+    key = key[starts]
+    return key // n, key % n, np.minimum.reduceat(weights, starts)
+
+
+def _by_position(pos, tails, heads, weights, n):
+    """(ptr over positions, tails int32, weights) of the arcs keyed by their head's
+    position."""
+    keys = pos[heads]
+    order = np.argsort(keys, kind="stable")
+    return row_pointers(keys, n), tails[order].astype(np.int32), weights[order].astype(np.int64)
+
+
+def _witnessed(u, x, c, tails, heads, weights, n):
+    """Which candidate shortcuts (u, x, c) an arc (u, x) or a path u -> y -> x of the
+    arcs (tails, heads, weights) makes unneeded (length <= c); the arcs are distinct and
+    sorted by (tail, head), as _dedup_min leaves them."""
+    if not len(u) or not len(tails):
+        return np.zeros(len(u), dtype=bool)
+    keys, w = tails * n + heads, weights
+
+    def lookup(k):
+        at = np.minimum(np.searchsorted(keys, k), len(keys) - 1)
+        return keys[at] == k, w[at]
+
+    found, direct = lookup(u * n + x)
+    done = found & (direct <= c)
+    indptr = row_pointers(tails, n)
+    # a hub's paths are not searched (a shortcut more)
+    searched = np.flatnonzero(indptr[u + 1] - indptr[u] <= WITNESS_FANOUT)
+    owner, arc = gather_arcs(indptr, u[searched])
+    owner = searched[owner]
+    found, second = lookup(heads[arc] * n + x[owner])
+    hit = found & (weights[arc] + second <= c[owner])
+    done[owner[hit]] = True
+    return done
+
+
+def contraction_hierarchy(graph, core_size=CORE_SIZE, seed=0):
+    """The Hierarchy of ``graph`` (integer, non-negative weights)."""
+    n = graph.n
+    tails = np.repeat(np.arange(n, dtype=np.int64), np.diff(graph.indptr))
+    heads = graph.indices.astype(np.int64)
+    keep = tails != heads  # self-loops never shorten a path of non-negative weights
+    a, b, w = _dedup_min(tails[keep], heads[keep], graph.weights[keep].astype(np.int64), n)
+    tie = np.random.default_rng(seed).random(n)
+    alive = np.ones(n, dtype=bool)
+    level = np.full(n, -1, dtype=np.int64)
+    kept = [[], [], []]  # the arcs of the hierarchy
+    budget = SHORTCUT_FACTOR * (len(a) + n)
+    fewest = len(a)
+    rounds = 0
+    while alive.sum() > core_size:
+        din, dout = np.bincount(b, minlength=n), np.bincount(a, minlength=n)
+        pairs = din * dout
+        priority = np.where(alive & (pairs <= PAIR_LIMIT), pairs - din - dout + tie, np.inf)
+        lowest = np.full(n, np.inf)
+        np.minimum.at(lowest, a, priority[b])
+        np.minimum.at(lowest, b, priority[a])
+        chosen = alive & (priority < lowest)
+        if not chosen.any() or int(pairs[chosen].sum()) > budget:
+            break  # hubs only, or a round of more shortcuts than the graph holds arcs
+        touch = chosen[a] | chosen[b]
+        for part, arr in zip(kept, (a, b, w)):
+            part.append(arr[touch])
+        level[chosen] = rounds
+        u, x, c = _shortcuts(chosen, a, b, w, n)
+        a, b, w = a[~touch], b[~touch], w[~touch]
+        drop = _witnessed(u, x, c, a, b, w, n)
+        a, b, w = _dedup_min(np.concatenate([a, u[~drop]]), np.concatenate([b, x[~drop]]),
+                             np.concatenate([w, c[~drop]]), n)
+        alive &= ~chosen
+        rounds += 1
+        fewest = min(fewest, len(a))
+        if sum(map(len, kept[0])) + len(a) > budget or len(a) > GROWTH_LIMIT * fewest:
+            break  # shortcuts outgrow the graph (not road-like): the rest is the core
+    if alive.sum() > MAX_CORE:
+        raise ValueError(
+            f"gpusp method 'phast': this graph does not contract ({int(alive.sum())} "
+            f"vertices would stay in the core, at most {MAX_CORE}); PHAST is for road-like "
+            "graphs, use method='near-far'")
+    level[alive] = rounds  # the core
+    order = np.argsort(level, kind="stable").astype(np.int32)
+    level_ptr = np.searchsorted(level[order], np.arange(rounds + 1)).astype(np.int64)
+    level_ptr = np.append(level_ptr, n)
+    pos = np.empty(n, dtype=np.int64)
+    pos[order] = np.arange(n)
+    ka, kb, kw = (np.concatenate(part) if part else np.zeros(0, np.int64) for part in kept)
+    upward = level[ka] < level[kb]
+    up = _by_position(pos, ka[upward], kb[upward], kw[upward], n)
+    down = _by_position(pos, ka[~upward], kb[~upward], kw[~upward], n)
+    core = order[level_ptr[rounds]:].astype(np.int32)
+    matrix = _core_distances(core, a, b, w, n)
+    return Hierarchy(order, level_ptr, up, down, core, matrix)
+
+
+def _shortcuts(chosen, a, b, w, n):
+    """Every in-arc (u, v) joined with every out-arc (v, x) of each chosen v, u != x,
+    at their summed weight, one per (u, x) (the smallest)."""
+    into = np.flatnonzero(chosen[b])
+    into = into[np.argsort(b[into], kind="stable")]
+    out = np.flatnonzero(chosen[a])  # by tail already: the arcs are sorted by (tail, head)
+    verts = np.flatnonzero(chosen)
+    cin = np.bincount(b[into], minlength=n)[verts]
+    cout = np.bincount(a[out], minlength=n)[verts]
+    pairs = cin * cout
+    total = int(pairs.sum())
+    if not total:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    owner = np.repeat(np.arange(len(verts)), pairs)
+    within = np.arange(total) - np.repeat(np.cumsum(pairs) - pairs, pairs)
+    first_in = np.cumsum(cin) - cin
+    first_out = np.cumsum(cout) - cout
+    i = into[first_in[owner] + within // cout[owner]]
+    o = out[first_out[owner] + within % cout[owner]]
+    u, x, c = a[i], b[o], w[i] + w[o]
+    keep = u != x
+    return _dedup_min(u[keep], x[keep], c[keep], n)
+
+
+def _core_distances(core, a, b, w, n):
+    """The core's all-pairs distances (int64, inf = no path) over the arcs left."""
+    k = len(core)
+    inf = distance_inf(np.int64)
+    matrix = np.full((k, k), inf, dtype=np.int64)
+    if k == 0:
+        return matrix
+    index = np.full(n, -1, dtype=np.int64)
+    index[core] = np.arange(k)
+    ia, ib = index[a], index[b]
+    if k <= 256 or not len(a):  # exact in int64 (Floyd-Warshall, k steps of k x k)
+        np.fill_diagonal(matrix, 0)
+        np.minimum.at(matrix, (ia, ib), w)
+        for m in range(k):
+            fw_step(matrix, None, None, m)
+        return matrix
+    from scipy.sparse import csr_array
+    from scipy.sparse.csgraph import dijkstra
+
+    if int(w.max()) * k >= 1 << 53:  # float64 would round: refuse rather than guess
+        raise ValueError("gpusp method 'phast': the core's distances pass 2**53 (exact "
+                         "float64); use method='near-far'")
+    arcs = csr_array((w.astype(np.float64) + 0.0, (ia, ib)), shape=(k, k))
+    arcs.sum_duplicates()
+    d = dijkstra(arcs, directed=True)
+    matrix[np.isfinite(d)] = d[np.isfinite(d)].astype(np.int64)
+    return matrix
+
+
+def _hierarchy(graph, core_size):
+    cache = graph.__dict__.setdefault("_phast_hierarchies", {})
+    h = cache.get(core_size)
+    if h is None:
+        h = cache[core_size] = contraction_hierarchy(graph, core_size)
+    return h
+
+
+def hierarchy_built(graph):
+    """Whether ``graph`` holds the hierarchy of the default core size (method "auto"
+    then runs PHAST: methods.Method.prepared)."""
+    return CORE_SIZE in graph.__dict__.get("_phast_hierarchies", {})
