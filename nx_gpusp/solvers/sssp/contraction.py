@@ -33,6 +33,7 @@ MAX_CORE = 8192  # a core that would pass this (the graph does not contract) is 
 SHORTCUT_FACTOR = 4  # arcs of the hierarchy beyond this many per arc and vertex: stop
 GROWTH_LIMIT = 1.25  # remaining arcs past this many times their fewest so far: stop
 PAIR_LIMIT = 1 << 16  # a vertex with more in x out arc pairs is left to the core
+SELECTION_PASSES = 2  # passes of the independent-set selection per round
 WITNESS_FANOUT = 64  # two-arc witnesses are looked for from tails of at most this degree
 
 
@@ -83,75 +84,100 @@ def _by_position(pos, tails, heads, weights, n):
     return row_pointers(keys, n), tails[order].astype(np.int32), weights[order].astype(np.int64)
 
 
+def _arc_weights(ptr, heads, weights, t, h):
+    """(found, weight) of the arcs (t, h) among arcs sorted by (tail, head), distinct,
+    with row pointers ``ptr``: a binary search within each tail's row (a few steps
+    over a short, cache-near row, not over every arc)."""
+    if not len(heads):
+        return np.zeros(len(t), dtype=bool), np.zeros(len(t), dtype=weights.dtype)
+    lo, end = ptr[t], ptr[t + 1]
+    hi = end.copy()
+    last = len(heads) - 1
+    for _ in range(int((end - lo).max(initial=0)).bit_length()):
+        mid = (lo + hi) >> 1
+        less = heads[np.minimum(mid, last)] < h
+        open_ = lo < hi
+        lo = np.where(open_ & less, mid + 1, lo)
+        hi = np.where(open_ & ~less, mid, hi)
+    at = np.minimum(lo, last)
+    return (lo < end) & (heads[at] == h), weights[at]
+
+
 def _witnessed(u, x, c, tails, heads, weights, n):
     """Which candidate shortcuts (u, x, c) an arc (u, x) or a path u -> y -> x of the
     arcs (tails, heads, weights) makes unneeded (length <= c); the arcs are distinct and
     sorted by (tail, head), as _dedup_min leaves them."""
     if not len(u) or not len(tails):
         return np.zeros(len(u), dtype=bool)
-    keys, w = tails * n + heads, weights
-
-    def lookup(k):
-        at = np.minimum(np.searchsorted(keys, k), len(keys) - 1)
-        return keys[at] == k, w[at]
-
-    found, direct = lookup(u * n + x)
+    ptr = row_pointers(tails, n)
+    found, direct = _arc_weights(ptr, heads, weights, u, x)
     done = found & (direct <= c)
-    indptr = row_pointers(tails, n)
     # a hub's paths are not searched (a shortcut more)
-    searched = np.flatnonzero(indptr[u + 1] - indptr[u] <= WITNESS_FANOUT)
-    owner, arc = gather_arcs(indptr, u[searched])
+    searched = np.flatnonzero(~done & (ptr[u + 1] - ptr[u] <= WITNESS_FANOUT))
+    owner, arc = gather_arcs(ptr, u[searched])
     owner = searched[owner]
-    found, second = lookup(heads[arc] * n + x[owner])
+    # y -> x can close a witness only where w(u, y) + (x's lightest in-arc) <= c
+    lightest = np.full(n, np.iinfo(np.int64).max // 2, dtype=np.int64)
+    np.minimum.at(lightest, heads, weights)
+    near = weights[arc] + lightest[x[owner]] <= c[owner]
+    owner, arc = owner[near], arc[near]
+    found, second = _arc_weights(ptr, heads, weights, heads[arc], x[owner])
     hit = found & (weights[arc] + second <= c[owner])
     done[owner[hit]] = True
     return done
 
 
 def contraction_hierarchy(graph, core_size=CORE_SIZE, seed=0):
-    """The Hierarchy of ``graph`` (integer, non-negative weights)."""
+    """The Hierarchy of ``graph`` (integer, non-negative weights).
+
+    The vertices that remain are renumbered 0..k-1 after each round (in their order, so
+    the arcs stay sorted by (tail, head)): a round costs the arcs and vertices left,
+    not the graph's."""
     n = graph.n
     tails = np.repeat(np.arange(n, dtype=np.int64), np.diff(graph.indptr))
     heads = graph.indices.astype(np.int64)
     keep = tails != heads  # self-loops never shorten a path of non-negative weights
     a, b, w = _dedup_min(tails[keep], heads[keep], graph.weights[keep].astype(np.int64), n)
     tie = np.random.default_rng(seed).random(n)
-    alive = np.ones(n, dtype=bool)
+    ids = np.arange(n, dtype=np.int64)  # the graph's vertex of each remaining one
     level = np.full(n, -1, dtype=np.int64)
-    kept = [[], [], []]  # the arcs of the hierarchy
+    kept = [[], [], []]  # the arcs of the hierarchy (the graph's vertex numbers)
     budget = SHORTCUT_FACTOR * (len(a) + n)
     fewest = len(a)
     rounds = 0
-    while alive.sum() > core_size:
-        din, dout = np.bincount(b, minlength=n), np.bincount(a, minlength=n)
+    while len(ids) > core_size:
+        k = len(ids)
+        din, dout = np.bincount(b, minlength=k), np.bincount(a, minlength=k)
         pairs = din * dout
-        priority = np.where(alive & (pairs <= PAIR_LIMIT), pairs - din - dout + tie, np.inf)
-        lowest = np.full(n, np.inf)
+        priority = np.where(pairs <= PAIR_LIMIT, pairs - din - dout + tie, np.inf)
+        lowest = np.full(k, np.inf)
         np.minimum.at(lowest, a, priority[b])
         np.minimum.at(lowest, b, priority[a])
-        chosen = alive & (priority < lowest)
+        chosen = priority < lowest
         if not chosen.any() or int(pairs[chosen].sum()) > budget:
             break  # hubs only, or a round of more shortcuts than the graph holds arcs
         touch = chosen[a] | chosen[b]
-        for part, arr in zip(kept, (a, b, w)):
-            part.append(arr[touch])
-        level[chosen] = rounds
-        u, x, c = _shortcuts(chosen, a, b, w, n)
+        for part, arr in zip(kept, (ids[a[touch]], ids[b[touch]], w[touch])):
+            part.append(arr)
+        level[ids[chosen]] = rounds
+        u, x, c = _shortcuts(chosen, a, b, w, k)
         a, b, w = a[~touch], b[~touch], w[~touch]
-        drop = _witnessed(u, x, c, a, b, w, n)
+        drop = _witnessed(u, x, c, a, b, w, k)
         a, b, w = _dedup_min(np.concatenate([a, u[~drop]]), np.concatenate([b, x[~drop]]),
-                             np.concatenate([w, c[~drop]]), n)
-        alive &= ~chosen
+                             np.concatenate([w, c[~drop]]), k)
+        stay = ~chosen
+        renumber = np.cumsum(stay) - 1
+        a, b, ids, tie = renumber[a], renumber[b], ids[stay], tie[stay]
         rounds += 1
         fewest = min(fewest, len(a))
         if sum(map(len, kept[0])) + len(a) > budget or len(a) > GROWTH_LIMIT * fewest:
             break  # shortcuts outgrow the graph (not road-like): the rest is the core
-    if alive.sum() > MAX_CORE:
+    if len(ids) > MAX_CORE:
         raise ValueError(
-            f"gpusp method 'phast': this graph does not contract ({int(alive.sum())} "
+            f"gpusp method 'phast': this graph does not contract ({len(ids)} "
             f"vertices would stay in the core, at most {MAX_CORE}); PHAST is for road-like "
             "graphs, use method='near-far'")
-    level[alive] = rounds  # the core
+    level[ids] = rounds  # the core
     order = np.argsort(level, kind="stable").astype(np.int32)
     level_ptr = np.searchsorted(level[order], np.arange(rounds + 1)).astype(np.int64)
     level_ptr = np.append(level_ptr, n)
@@ -162,7 +188,7 @@ def contraction_hierarchy(graph, core_size=CORE_SIZE, seed=0):
     up = _by_position(pos, ka[upward], kb[upward], kw[upward], n)
     down = _by_position(pos, ka[~upward], kb[~upward], kw[~upward], n)
     core = order[level_ptr[rounds]:].astype(np.int32)
-    matrix = _core_distances(core, a, b, w, n)
+    matrix = _core_distances(len(ids), a, b, w)
     return Hierarchy(order, level_ptr, up, down, core, matrix)
 
 
@@ -191,17 +217,14 @@ def _shortcuts(chosen, a, b, w, n):
     return _dedup_min(u[keep], x[keep], c[keep], n)
 
 
-def _core_distances(core, a, b, w, n):
-    """The core's all-pairs distances (int64, inf = no path) over the arcs left."""
-    k = len(core)
+def _core_distances(k, ia, ib, w):
+    """The all-pairs distances (int64, inf = no path) of the core's k vertices over the
+    arcs (ia, ib, w) left among them (numbered 0..k-1 in the core's order)."""
     inf = distance_inf(np.int64)
     matrix = np.full((k, k), inf, dtype=np.int64)
     if k == 0:
         return matrix
-    index = np.full(n, -1, dtype=np.int64)
-    index[core] = np.arange(k)
-    ia, ib = index[a], index[b]
-    if k <= 256 or not len(a):  # exact in int64 (Floyd-Warshall, k steps of k x k)
+    if k <= 256 or not len(ia):  # exact in int64 (Floyd-Warshall, k steps of k x k)
         np.fill_diagonal(matrix, 0)
         np.minimum.at(matrix, (ia, ib), w)
         for m in range(k):
