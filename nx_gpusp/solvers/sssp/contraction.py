@@ -24,6 +24,7 @@ import numpy as np
 from ...graph import distance_inf, row_pointers
 from ...ops.base import gather_arcs
 from ...ops.floyd_warshall import fw_step
+from . import hierarchy_store as store
 
 __all__ = ["Hierarchy", "contraction_hierarchy", "hierarchy_built", "CORE_SIZE",
            "MAX_CORE"]
@@ -33,7 +34,6 @@ MAX_CORE = 8192  # a core that would pass this (the graph does not contract) is 
 SHORTCUT_FACTOR = 4  # arcs of the hierarchy beyond this many per arc and vertex: stop
 GROWTH_LIMIT = 1.25  # remaining arcs past this many times their fewest so far: stop
 PAIR_LIMIT = 1 << 16  # a vertex with more in x out arc pairs is left to the core
-SELECTION_PASSES = 2  # passes of the independent-set selection per round
 WITNESS_FANOUT = 64  # two-arc witnesses are looked for from tails of at most this degree
 
 
@@ -42,13 +42,41 @@ class Hierarchy:
     core last; int32), ``level_ptr`` (level l's positions: level_ptr[l]:level_ptr[l+1];
     the core: level_ptr[-2]:n), the upward and downward in-arcs by position
     (``up``/``down``: ptr int64, tails int32, weights int64), ``core`` (int32) and its
-    distance matrix ``matrix`` (int64, inf = no path); device copies per executor."""
+    distance matrix ``matrix`` (int64, inf = no path); device copies per executor.
+    ``fingerprint``: the graph's it was built from (hierarchy_store.graph_fingerprint),
+    ``core_size``: the core size asked for; :meth:`save` and :meth:`load` keep it in a
+    file."""
 
-    def __init__(self, order, level_ptr, up, down, core, matrix):
+    _NAMES = ("order", "level_ptr", "up_ptr", "up_tails", "up_weights", "down_ptr",
+              "down_tails", "down_weights", "core", "matrix")
+
+    def __init__(self, order, level_ptr, up, down, core, matrix, *, fingerprint=None,
+                 core_size=None):
         self.order, self.level_ptr, self.up, self.down = order, level_ptr, up, down
         self.core, self.matrix = core, matrix
         self.levels = len(level_ptr) - 2
+        self.fingerprint, self.core_size = fingerprint, core_size
         self._device = {}
+
+    def save(self, path):
+        """Write the hierarchy to the file ``path`` (an ``np.savez`` archive, exactly that
+        name) with its format version and its graph's fingerprint."""
+        arrays = (self.order, self.level_ptr, *self.up, *self.down, self.core, self.matrix)
+        store.write_archive(path, dict(zip(self._NAMES, arrays)), self.fingerprint,
+                            self.core_size)
+
+    @classmethod
+    def load(cls, path, graph=None):
+        """The hierarchy saved at ``path``; given ``graph`` (a CSRGraph), ValueError
+        unless it was built from a graph of the same nodes, arcs and weights."""
+        fp = None if graph is None else store.graph_fingerprint(graph)
+        arrays, fp, core_size = store.read_archive(path, fp)
+        a = [arrays[name] for name in cls._NAMES]
+        if graph is not None and len(a[0]) != graph.n:
+            raise ValueError(f"{path}: a hierarchy of {len(a[0])} vertices, the graph has "
+                             f"{graph.n}")
+        return cls(a[0], a[1], tuple(a[2:5]), tuple(a[5:8]), a[8], a[9], fingerprint=fp,
+                   core_size=core_size)
 
     def on(self, ex):
         dev = self._device.get(ex.name)
@@ -189,7 +217,8 @@ def contraction_hierarchy(graph, core_size=CORE_SIZE, seed=0):
     down = _by_position(pos, ka[~upward], kb[~upward], kw[~upward], n)
     core = order[level_ptr[rounds]:].astype(np.int32)
     matrix = _core_distances(len(ids), a, b, w)
-    return Hierarchy(order, level_ptr, up, down, core, matrix)
+    return Hierarchy(order, level_ptr, up, down, core, matrix,
+                     fingerprint=store.graph_fingerprint(graph), core_size=core_size)
 
 
 def _shortcuts(chosen, a, b, w, n):
@@ -243,15 +272,33 @@ def _core_distances(k, ia, ib, w):
     return matrix
 
 
-def _hierarchy(graph, core_size):
-    cache = graph.__dict__.setdefault("_phast_hierarchies", {})
-    h = cache.get(core_size)
+def _hierarchy(graph, core_size, build=True):
+    """``graph``'s hierarchy of ``core_size``: the one it holds, else one loaded in this
+    process for its content (nx_gpusp.phast.load_hierarchy), else the one in the
+    ``hierarchy_cache`` folder, else (``build``) built now, and then kept in that
+    folder; None where none exists and ``build`` is False."""
+    held = graph.__dict__.setdefault("_phast_hierarchies", {})
+    h = held.get(core_size)
     if h is None:
-        h = cache[core_size] = contraction_hierarchy(graph, core_size)
+        h = store.recall(graph, core_size)
+        path = store.cache_file(graph, core_size)
+        if h is None and path is not None:
+            h = store.read_cache(path, graph, Hierarchy.load)
+        if h is None and build:
+            h = contraction_hierarchy(graph, core_size)
+            if path is not None:
+                store.write_cache(path, h)
+        if h is not None:
+            held[core_size] = h
     return h
 
 
 def hierarchy_built(graph):
-    """Whether ``graph`` holds the hierarchy of the default core size (method "auto"
-    then runs PHAST: methods.Method.prepared)."""
-    return CORE_SIZE in graph.__dict__.get("_phast_hierarchies", {})
+    """Whether ``graph`` holds the hierarchy of the default core size, or one is loaded
+    or kept in the ``hierarchy_cache`` folder for its content (method "auto" then runs
+    PHAST: methods.Method.prepared)."""
+    if CORE_SIZE in graph.__dict__.get("_phast_hierarchies", {}):
+        return True
+    if graph.distance_dtype().kind != "i":
+        return False  # phast refuses it: no hierarchy to look for
+    return _hierarchy(graph, CORE_SIZE, build=False) is not None
