@@ -54,6 +54,10 @@ OPTIONS = {
     "should_run_min_nodes_dense": (
         64,
         "automatic dispatch leaves Floyd-Warshall on graphs with fewer nodes to NetworkX"),
+    "hierarchy_cache": (None, "a folder where method 'phast' keeps each contraction "
+                              "hierarchy it builds, one file per graph content (nodes, "
+                              "edges, weights) and core size, and finds it in later "
+                              "processes (None: none kept)"),
     "dask_client": (None, "a distributed.Client: the all-pairs functions, johnson and the "
                           "all-pairs measures split their sources across its workers "
                           "(None: this process only)"),
@@ -73,6 +77,8 @@ def _check(key, value):
     where = f"nx.config.backends.gpusp.{key}"
     if key == "dask_client":
         return _check_client(where, value)
+    if key == "hierarchy_cache":
+        return _check_folder(where, value)
     if isinstance(default, bool):
         if not isinstance(value, bool):
             raise TypeError(f"{where} must be True or False, got {value!r}")
@@ -116,6 +122,15 @@ def _check_client(where, value):
     return value
 
 
+def _check_folder(where, value):
+    """None, or a folder's path as a str (an empty one: None)."""
+    if value is None:
+        return None
+    if isinstance(value, (str, os.PathLike)):
+        return os.fspath(value) or None
+    raise TypeError(f"{where} must be a folder (str or path) or None, got {value!r}")
+
+
 def _check_method(where, problem, key, name):
     # the registry, filled by importing the solvers: only for a name other than "auto"
     from . import solvers  # noqa: F401
@@ -150,6 +165,7 @@ class GpuspConfig(Config):
     should_run_min_edges: int = 50_000
     should_run_min_all_pairs_work: int = 100_000
     should_run_min_nodes_dense: int = 64
+    hierarchy_cache: object = None
     dask_client: object = None
 
     def _on_setattr(self, key, value):

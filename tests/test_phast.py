@@ -175,10 +175,10 @@ def test_graph_that_does_not_contract_is_refused(monkeypatch):
     """Where only hubs remain (more arc pairs than PAIR_LIMIT) and they outnumber
     MAX_CORE, the method says so (ValueError naming near-far) instead of building a
     matrix of that size."""
-    from nx_gpusp.solvers.sssp import phast
+    from nx_gpusp.solvers.sssp import contraction
 
-    monkeypatch.setattr(phast, "PAIR_LIMIT", 4)
-    monkeypatch.setattr(phast, "MAX_CORE", 5)
+    monkeypatch.setattr(contraction, "PAIR_LIMIT", 4)
+    monkeypatch.setattr(contraction, "MAX_CORE", 5)
     G = nx.complete_graph(12, create_using=nx.DiGraph)
     nx.set_edge_attributes(G, 1, "weight")
     with pytest.raises(ValueError, match="does not contract.*near-far"):
