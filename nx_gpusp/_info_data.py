@@ -11,7 +11,8 @@ _TEXT_0 = (
     "            'batched-bfs' [unit weights only]: batch=None, alpha=4, direction='auto'\n"
     "            'batched-frontier' [negative weights]: batch=None\n"
     "            'batched-spmm' [negative weights]: batch=None\n"
-    "            'dijkstra-per-thread'"
+    "            'dijkstra-per-thread'\n"
+    "            'phast-batched' [integer weights only]: core_size=2048, batch=None"
 )
 _TEXT_1 = (
     "A gpusp method, or 'auto' to choose one from the graph; default:\n"
@@ -23,6 +24,7 @@ _TEXT_1 = (
     "            'batched-frontier' [negative weights]: batch=None\n"
     "            'batched-spmm' [negative weights]: batch=None\n"
     "            'dijkstra-per-thread'\n"
+    "            'phast-batched' [integer weights only]: core_size=2048, batch=None\n"
     "          floyd-warshall methods:\n"
     "            'fw-dpx' [negative weights]: lane='auto'\n"
     "            'fw-per-edge' [negative weights]\n"
@@ -64,6 +66,7 @@ _TEXT_2 = (
     "            'batched-frontier' [negative weights]: batch=None\n"
     "            'batched-spmm' [negative weights]: batch=None\n"
     "            'dijkstra-per-thread'\n"
+    "            'phast-batched' [integer weights only]: core_size=2048, batch=None\n"
     "          sssp methods:\n"
     "            'bf-flag' [negative weights]: blocks=0\n"
     "            'bf-queue' [negative weights]: slf=False, lll=False\n"
@@ -343,6 +346,7 @@ FUNCTIONS = {
                 "            'batched-frontier' [negative weights]: batch=None\n"
                 "            'batched-spmm' [negative weights]: batch=None\n"
                 "            'dijkstra-per-thread'\n"
+                "            'phast-batched' [integer weights only]: core_size=2048, batch=None\n"
                 "          bfs methods:\n"
                 "            'direction-optimizing' [unit weights only]: block_arcs=16384, alpha=14,\n"
                 "                beta=24\n"
@@ -387,6 +391,7 @@ FUNCTIONS = {
                 "            'batched-frontier' [negative weights]: batch=None\n"
                 "            'batched-spmm' [negative weights]: batch=None\n"
                 "            'dijkstra-per-thread'\n"
+                "            'phast-batched' [integer weights only]: core_size=2048, batch=None\n"
                 "          bfs methods:\n"
                 "            'direction-optimizing' [unit weights only]: block_arcs=16384, alpha=14,\n"
                 "                beta=24\n"
@@ -464,7 +469,8 @@ FUNCTIONS = {
                 "            'batched-bfs' [unit weights only]: batch=None, alpha=4, direction='auto'\n"
                 "            'batched-frontier' [negative weights]: batch=None\n"
                 "            'batched-spmm' [negative weights]: batch=None\n"
-                "            'dijkstra-per-thread'"
+                "            'dijkstra-per-thread'\n"
+                "            'phast-batched' [integer weights only]: core_size=2048, batch=None"
             ),
             "**options": _TEXT_19,
         },
