@@ -334,3 +334,23 @@ def test_kernels_match_twin(dtype, width):
         results[-1] += (ex.to_host(d2),)
     for a, b in zip(*results):
         np.testing.assert_array_equal(a, b)
+
+
+def test_workers_get_the_hierarchy():
+    """A Dask worker's copy of the graph (nx_gpusp.distributed) carries the hierarchies
+    the graph holds, as host arrays that survive pickling, and answers the same."""
+    import pickle
+
+    from nx_gpusp.distributed import _worker_copy
+
+    graph = from_networkx(_road(8), "weight")
+    assert "_phast_hierarchies" not in _worker_copy(graph).__dict__
+    expected, _ = _rows("cpu", graph, np.arange(graph.n), core_size=5)
+    get_method("sssp", "phast").solver(get_executor("cpu"), graph, np.array([0]))
+    copy = pickle.loads(pickle.dumps(_worker_copy(graph)))
+    assert hierarchy_built(copy) and set(copy._phast_hierarchies) == {5, 2048}
+    for size, h in copy._phast_hierarchies.items():
+        np.testing.assert_array_equal(h.order, graph._phast_hierarchies[size].order)
+        assert h._device == {}
+    got, _ = _rows("cpu", copy, np.arange(graph.n), core_size=5)
+    np.testing.assert_array_equal(got, expected)

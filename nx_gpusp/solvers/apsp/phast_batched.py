@@ -43,7 +43,8 @@ from ..sssp import phast as sssp_phast
 from ..sssp.tree import shortest_path_tree
 from . import BATCH_OPTION, SourceBatch, batch_size
 
-__all__ = ["phast_batched", "sweep_dtype", "build_pays_off", "MAX_BATCH"]
+__all__ = ["phast_batched", "sweep_dtype", "build_pays_off", "shared_hierarchies",
+           "MAX_BATCH"]
 
 MAX_BATCH = 256  # sources a batch by default (a warp's lanes cover 256 columns)
 BUILD_S_PER_ARC = 5e-6  # host contraction, seconds per arc of the graph
@@ -127,6 +128,18 @@ def build_pays_off(graph, sources):
         graph.__dict__[_REFUSED] = True
         return False
     return True
+
+
+def shared_hierarchies(graph):
+    """What a copy of ``graph`` (a Dask worker's: nx_gpusp.distributed) takes along of its
+    contraction hierarchies, as attributes: host arrays only, so that a worker does not
+    contract the graph again."""
+    held = graph.__dict__.get("_phast_hierarchies")
+    if not held:
+        return {}
+    return {"_phast_hierarchies": {
+        size: sssp_phast.Hierarchy(h.order, h.level_ptr, h.up, h.down, h.core, h.matrix)
+        for size, h in held.items()}}
 
 
 def _trees(ex, graph, rows, sources):
