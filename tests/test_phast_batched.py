@@ -332,6 +332,13 @@ def test_kernels_match_twin(dtype, width):
         ops.sweeps(level_ptr, dev_arcs, dev_arcs, ex.asarray(matrix),
                    ex.xp.empty((k, width), dtype=dtype), d2)
         results[-1] += (ex.to_host(d2),)
+        d3 = ex.asarray(dist.copy())  # the recorded sweeps, run again on new contents
+        run = ops.recorded_sweeps(level_ptr, dev_arcs, dev_arcs, ex.asarray(matrix),
+                                  ex.xp.empty((k, width), dtype=dtype), d3)
+        run()
+        d3[...] = ex.asarray(dist[::-1].copy())
+        run()
+        results[-1] += (ex.to_host(d3),)
     for a, b in zip(*results):
         np.testing.assert_array_equal(a, b)
 
@@ -354,3 +361,21 @@ def test_workers_get_the_hierarchy():
         assert h._device == {}
     got, _ = _rows("cpu", copy, np.arange(graph.n), core_size=5)
     np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+def test_recorded_and_launched_sweeps_match_the_twin():
+    """On a road-like grid of many levels: the CUDA graph of the sweeps (recorded once,
+    reused by a later call), the sweeps launched level by level, and the twin give the
+    same rows, and SciPy's."""
+    graph = from_networkx(_road(40, seed=7), "weight")
+    sources = np.arange(0, graph.n, 5)
+    expected = dijkstra(scipy_matrix(graph), directed=graph.directed, indices=sources)
+    twin, _ = _rows("cpu", graph, sources, core_size=16, batch=64)
+    np.testing.assert_array_equal(twin, expected)
+    for cuda_graph in (True, False, True):
+        got, _ = _rows("cuda", graph, sources, core_size=16, batch=64, cuda_graph=cuda_graph)
+        np.testing.assert_array_equal(got, expected)
+    got, _ = _rows("cuda", graph, sources[:7], core_size=16)  # another width
+    np.testing.assert_array_equal(got, expected[:7])

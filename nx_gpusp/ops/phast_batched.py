@@ -12,14 +12,35 @@ import numpy as np
 from ..graph import distance_inf
 from .base import BLOCK, CudaKernelTable, NumpyTwin, scalar
 
-__all__ = ["CudaOps", "NumpyOps", "CHUNK", "TILE", "CORE_STEP_ENTRIES"]
+__all__ = ["CudaOps", "NumpyOps", "CHUNK", "TILE", "CORE_STEP_ENTRIES", "record_launches"]
 
 CHUNK = 256  # columns a warp of phast_batch_pull covers (32 lanes x PB_ITEMS)
 TILE = 64  # phast_batch_core's tile (core columns x batch columns)
 CORE_STEP_ENTRIES = 1 << 22  # the twin's core product: entries formed at a time
 
 
+def record_launches(cp, queue):
+    """A CUDA graph of the work ``queue()`` queues on the current stream, captured on a
+    stream of its own (nothing runs then): ``graph.launch()`` queues all of it on the
+    current stream in one host call. ``queue`` may only launch kernels already loaded
+    and copy between device buffers (no allocation, no host synchronisation)."""
+    stream = cp.cuda.Stream(non_blocking=True)
+    with stream:
+        stream.begin_capture()
+        try:
+            queue()
+        finally:
+            graph = stream.end_capture()
+    return graph
+
+
 class _Sweeps:
+    def recorded_sweeps(self, level_ptr, up, down, matrix, scratch, dist):
+        """A callable that runs ``sweeps`` with these arguments again (the arrays'
+        contents may change between calls, not the arrays): on CUDA one launch of a
+        CUDA graph of the sweeps' kernels, whatever the number of levels."""
+        return lambda: self.sweeps(level_ptr, up, down, matrix, scratch, dist)
+
     def sweeps(self, level_ptr, up, down, matrix, scratch, dist):
         """A batch's query: pull_level over the upward levels (``level_ptr``: host
         offsets of the contracted levels, then the core's), ``core``, then pull_level
@@ -60,10 +81,17 @@ class CudaOps(_Sweeps, CudaKernelTable):
         if k == 0:
             return
         rows = dist[begin:]
-        scratch[:k] = rows
+        scratch.data.copy_from_device_async(rows.data, rows.nbytes)  # capturable
         self.kernel("phast_batch_core", dist.dtype)(
             (-(-k // TILE), -(-width // TILE)), (16, 16),
             (np.int32(k), np.int32(width), matrix, scratch, rows))
+
+    def recorded_sweeps(self, level_ptr, up, down, matrix, scratch, dist):
+        for name in self.templates:  # loaded now: no module is loaded while capturing
+            self.kernel(name, dist.dtype)
+        graph = record_launches(
+            self.cp, lambda: self.sweeps(level_ptr, up, down, matrix, scratch, dist))
+        return graph.launch
 
     def rows(self, pos, dist, count, out):
         """out[b, v] = dist[pos[v], b] for the first ``count`` columns, as int64

@@ -11,8 +11,11 @@ source of the batch, level by level; the core step, min over core i of d[i] + D[
 for the whole batch (a min-plus product tiled as a GEMM); then ONE downward sweep for
 the whole batch, where a warp per vertex reads each in-arc once and its lanes apply it
 to every source (kernels/phast_batched.cu). The levels are launched back to back on one
-stream: no host round trip between them or between batches. Each batch ends with its
-rows, B x n int64 by vertex (a tiled transpose). The sweeps store int32 where every sum
+stream, with no host round trip between them or between batches; by default
+(``cuda_graph``) every launch of the sweeps is recorded once as a CUDA graph, so a batch
+costs the host one graph launch however many levels the hierarchy has. The batch's
+working block (and that graph) is kept with the hierarchy's device copy for later
+calls. Each batch ends with its rows, B x n int64 by vertex (a tiled transpose). The sweeps store int32 where every sum
 they form provably fits (``sweep_dtype``), halving the traffic.
 
 Integer, non-negative weights only (as "phast"). Predecessors, where asked for, are the
@@ -32,6 +35,8 @@ graphs are tried (at least AUTO_MIN_N vertices, at most ROAD_ARCS_PER_VERTEX arc
 vertex); one that does not contract is remembered and left to batched-spmm.
 """
 
+import functools
+import threading
 import weakref
 from types import SimpleNamespace
 
@@ -92,9 +97,32 @@ def _device_arrays(ex, h, dtype):
                           up=tuple(ex.asarray(a) for a in host.up),
                           down=tuple(ex.asarray(a) for a in host.down),
                           matrix=ex.asarray(matrix), level_ptr=h.level_ptr,
-                          core_begin=int(h.level_ptr[-2]))
+                          workspaces={})
     per[key] = dev
     return dev
+
+
+def _workspace(ex, dev, width, dtype, cuda_graph):
+    """(ws, run): the working block of a batch (``ws.dist``, n x width, position-major),
+    the core's scratch, and ``run()``, the sweeps over them: kept with the hierarchy's device copy (the last
+    width asked for), so that later calls reuse the recorded sweeps (``cuda_graph``: a
+    CUDA graph of every level's launches, recorded once; else the launches queued from
+    the host each time)."""
+    ws = dev.workspaces.get(width)
+    if ws is None:
+        dev.workspaces.clear()  # one width kept: free the other's block first
+        xp = ex.xp
+        ws = SimpleNamespace(dist=xp.empty((len(dev.host_pos), width), dtype=dtype),
+                             scratch=xp.empty((len(dev.matrix), width), dtype=dtype),
+                             runs={}, lock=threading.Lock())
+        dev.workspaces[width] = ws
+    run = ws.runs.get(cuda_graph)
+    if run is None:
+        ops = ex.ops("phast_batched")
+        args = (dev.level_ptr, dev.up, dev.down, dev.matrix, ws.scratch, ws.dist)
+        run = ws.runs[cuda_graph] = ops.recorded_sweeps(*args) if cuda_graph else \
+            functools.partial(ops.sweeps, *args)
+    return ws, run
 
 
 def _entry_bytes(dtype, want_pred):
@@ -160,9 +188,12 @@ def _trees(ex, graph, rows, sources):
         prepare_for=build_pays_off,
         options={"core_size": (sssp_phast.CORE_SIZE, "vertices left uncontracted at the "
                                "top (as method 'phast'; its hierarchy is shared)"),
+                 "cuda_graph": (True, "record the sweeps' launches once as a CUDA graph "
+                                      "and launch it per batch (False: every level "
+                                      "launched from the host)"),
                  **BATCH_OPTION})
 def phast_batched(ex, graph, sources, *, cutoff=None, want_pred=True,
-                  core_size=sssp_phast.CORE_SIZE, batch=None):
+                  core_size=sssp_phast.CORE_SIZE, batch=None, cuda_graph=True):
     """Yields SourceBatch chunks (int64 rows; int32 trees where ``want_pred``)."""
     require_integer_weights(graph, "phast-batched")
     if graph.has_negative_weights:
@@ -180,15 +211,14 @@ def phast_batched(ex, graph, sources, *, cutoff=None, want_pred=True,
                                       "batched PHAST state"))
     else:
         b = batch_size(ex, graph, len(sources), 0, "batched PHAST state", batch)
-    width = -(-b // 32) * 32
+    ws, run = _workspace(ex, dev, -(-b // 32) * 32, dtype, cuda_graph)
     xp, ops, n = ex.xp, ex.ops("phast_batched"), graph.n
-    dist = xp.empty((n, width), dtype=dtype)
-    scratch = xp.empty((len(dev.matrix), width), dtype=dtype)
     for start in range(0, len(sources), b):
         chunk = sources[start:start + b]
-        dist.fill(distance_inf(dtype))
-        dist[ex.asarray(dev.host_pos[chunk]), ex.asarray(np.arange(len(chunk)))] = 0
-        ops.sweeps(dev.level_ptr, dev.up, dev.down, dev.matrix, scratch, dist)
         rows = xp.empty((len(chunk), n), dtype=np.int64)
-        ops.rows(dev.pos, dist, len(chunk), rows)
+        with ws.lock:  # the batch's work is queued whole before another may use ws
+            ws.dist.fill(distance_inf(dtype))
+            ws.dist[ex.asarray(dev.host_pos[chunk]), ex.asarray(np.arange(len(chunk)))] = 0
+            run()
+            ops.rows(dev.pos, ws.dist, len(chunk), rows)
         yield SourceBatch(chunk, rows, _trees(ex, graph, rows, chunk) if want_pred else None)
