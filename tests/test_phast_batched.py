@@ -379,3 +379,23 @@ def test_recorded_and_launched_sweeps_match_the_twin():
         np.testing.assert_array_equal(got, expected)
     got, _ = _rows("cuda", graph, sources[:7], core_size=16)  # another width
     np.testing.assert_array_equal(got, expected[:7])
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+def test_single_source_recorded_sweeps():
+    """Single-source phast's sweeps, recorded per hierarchy as a CUDA graph: queries on
+    more hierarchies than are kept (recorded again after eviction), alternating, give
+    SciPy's distances."""
+    from nx_gpusp.ops.phast import RECORDED_QUERIES
+
+    ex = get_executor("cuda")
+    phast = get_method("sssp", "phast")
+    graphs = [from_networkx(_road(12 + i, seed=i), "weight")
+              for i in range(RECORDED_QUERIES + 2)]
+    for _ in range(2):
+        for graph in graphs:
+            for s in (0, graph.n // 2, graph.n - 1):
+                got = ex.to_host(phast.solver(ex, graph, np.array([s]), core_size=8).dist)
+                expected = dijkstra(scipy_matrix(graph), directed=graph.directed, indices=s)
+                np.testing.assert_array_equal(float_distances(got), expected)
