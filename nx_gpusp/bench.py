@@ -168,11 +168,11 @@ def kernel_runner(problem, method, graph, ex, options=None, *, want_pred=False,
     return run
 
 
-def all_pairs_runner(method, graph, ex, keep=()):
+def all_pairs_runner(method, graph, ex, keep=(), options=None):
     """An "all-pairs" method on a list of sources, distances left on the device,
     synchronised: run(sources) -> ({source: device copy of its row, for the sources
-    in ``keep``}, number of batches)."""
-    solve, options = method.solver, method.check_options({})
+    in ``keep``}, number of batches). ``options``: the method's (default: its defaults)."""
+    solve, options = method.solver, method.check_options(options or {})
     graph.on(ex)  # upload outside the timed region
     keep = set(keep)
 
