@@ -783,11 +783,14 @@ RACE_SOURCES = 10
 
 def preprocessing_skip_reason(method, graph, workload):
     """Why the benchmarks do not run ``method`` on ``workload`` (None: they do): phast
-    only where its hierarchy contracts the graph (road networks) or the whole graph is
-    its core; elsewhere it refuses after tens of seconds of preprocessing."""
-    if method.name == "phast" and workload not in ROAD_WORKLOADS and graph.n > CORE_SIZE:
-        return ("phast skipped: not one of the road workloads with integer weights (its "
-                "hierarchy would not contract the others, or it refuses their float weights)")
+    and phast-batched only where their hierarchy contracts the graph (road networks) or
+    the whole graph is its core; elsewhere they refuse after tens of seconds of
+    preprocessing."""
+    if method.name in ("phast", "phast-batched") and workload not in ROAD_WORKLOADS \
+            and graph.n > CORE_SIZE:
+        return (f"{method.name} skipped: not one of the road workloads with integer weights "
+                "(its hierarchy would not contract the others, or it refuses their float "
+                "weights)")
     return None
 
 

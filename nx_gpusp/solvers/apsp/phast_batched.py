@@ -46,7 +46,7 @@ from ...graph import INT32_MAX, distance_inf
 from ...methods import method, require_integer_weights
 from ..sssp import phast as sssp_phast
 from ..sssp.tree import shortest_path_tree
-from . import BATCH_OPTION, SourceBatch, batch_size
+from . import SourceBatch, batch_size
 
 __all__ = ["phast_batched", "sweep_dtype", "build_pays_off", "shared_hierarchies",
            "MAX_BATCH"]
@@ -191,7 +191,8 @@ def _trees(ex, graph, rows, sources):
                  "cuda_graph": (True, "record the sweeps' launches once as a CUDA graph "
                                       "and launch it per batch (False: every level "
                                       "launched from the host)"),
-                 **BATCH_OPTION})
+                 "batch": (None, f"sources per batch (default: as many as free memory "
+                                 f"holds, at most {MAX_BATCH})")})
 def phast_batched(ex, graph, sources, *, cutoff=None, want_pred=True,
                   core_size=sssp_phast.CORE_SIZE, batch=None, cuda_graph=True):
     """Yields SourceBatch chunks (int64 rows; int32 trees where ``want_pred``)."""
