@@ -37,7 +37,6 @@ vertex); one that does not contract is remembered and left to batched-spmm.
 
 import functools
 import threading
-import weakref
 from types import SimpleNamespace
 
 import numpy as np
@@ -59,8 +58,7 @@ AUTO_MIN_N = 16384  # below this, a source of batched-spmm is cheap and the core
 ROAD_ARCS_PER_VERTEX = 6  # above this many arcs a vertex the graph is not road-like
 _REFUSED = "_phast_batched_refused"  # graph.__dict__ key: the build refused this graph
 
-# Hierarchy -> {(executor name, storage dtype): device arrays}
-_DEVICE = weakref.WeakKeyDictionary()
+_DEVICE = "_batched_device"  # the hierarchy's attribute: {(executor, dtype): arrays}
 
 
 def sweep_dtype(h):
@@ -77,7 +75,7 @@ def sweep_dtype(h):
 def _device_arrays(ex, h, dtype):
     """The hierarchy by position, on ``ex``, in ``dtype``: pos (vertex -> position,
     int32), up/down (ptr, tails as positions, weights), matrix; cached per hierarchy."""
-    per = _DEVICE.setdefault(h, {})
+    per = vars(h).setdefault(_DEVICE, {})
     key = (ex.name, np.dtype(dtype))
     if key in per:
         return per[key]
