@@ -15,6 +15,8 @@
 //                      and broadcast each by a shuffle, then every lane relaxes
 //                      PB_ITEMS columns of the arc's tail (lanes over the batch). A level's
 //                      tails lie in other levels, so its warps never read each other.
+//                      A vertex without in-arcs in the sweep (every vertex of the lowest
+//                      level, going up) is skipped, and only lowered entries are stored.
 //   phast_batch_core   the core (positions [cb, n), k of them): dist[cb + j][b] = min over
 //                      i of scratch[i][b] + D[i][j] (scratch: the core's rows before the
 //                      step; D: the core's distances in the storage type, D[j][j] = 0).
@@ -49,18 +51,20 @@ phast_batch_pull(long long begin, long long end, const long long* __restrict__ p
     const long long warp = (blockIdx.x * (long long)blockDim.x + threadIdx.x) >> 5;
     const long long p = begin + warp / chunks;
     if (p >= end) return;  // the whole warp: p is the warp's
+    const long long start = ptr[p], stop = ptr[p + 1];
+    if (start == stop) return;  // no in-arc in this sweep: the row stays as it is
     const int lane = threadIdx.x & 31;
     const int first = (int)(warp % chunks) * PB_CHUNK + lane;
     const T inf = DistTraits<T>::inf();
     T* row = dist + p * width;
     T best[PB_ITEMS];
+    unsigned lowered = 0;  // bit k: best[k] went below the stored value
 #pragma unroll
     for (int k = 0; k < PB_ITEMS; ++k) {
         const int col = first + 32 * k;
         best[k] = col < width ? row[col] : inf;
     }
-    const long long stop = ptr[p + 1];
-    for (long long base = ptr[p]; base < stop; base += 32) {
+    for (long long base = start; base < stop; base += 32) {
         const long long e = base + lane;
         int u = 0;
         T w = 0;
@@ -77,15 +81,18 @@ phast_batch_pull(long long begin, long long end, const long long* __restrict__ p
                 const int col = first + 32 * k;
                 if (col < width) {
                     const T du = dist[from + col];
-                    if (du != inf && du + wa < best[k]) best[k] = du + wa;
+                    if (du != inf && du + wa < best[k]) {
+                        best[k] = du + wa;
+                        lowered |= 1u << k;
+                    }
                 }
             }
         }
     }
 #pragma unroll
-    for (int k = 0; k < PB_ITEMS; ++k) {
+    for (int k = 0; k < PB_ITEMS; ++k) {  // only what was lowered is written back
         const int col = first + 32 * k;
-        if (col < width) row[col] = best[k];
+        if (col < width && (lowered >> k & 1u)) row[col] = best[k];
     }
 }
 
