@@ -6,7 +6,8 @@ Times only; min-plus ops/s and speed-ups are printed by ``python -m nx_gpusp.ben
 import networkx as nx
 import numpy as np
 
-from nx_gpusp.bench import PEERS, all_pairs_runner, kernel_runner, peer_runner, peer_skip_reason
+from nx_gpusp.bench import (PEERS, all_pairs_runner, kernel_runner, peer_runner,
+                            peer_skip_reason, preprocessing_skip_reason)
 from nx_gpusp.graph import CSRGraph
 from nx_gpusp.ops.floyd_warshall_dpx import LANES
 from nx_gpusp.solvers.apsp.floyd_warshall_dpx import choose_lane
@@ -119,6 +120,9 @@ class AllPairsSSSP:
                 raise NotImplementedError(f"{impl} takes unweighted graphs only")
             W.skip_per_vertex(method, g, PER_THREAD_MAX_N, "n array scans of n per source "
                               "thread")
+            reason = preprocessing_skip_reason(method, g, workload)
+            if reason:
+                raise NotImplementedError(reason)
             solve = all_pairs_runner(method, g, W.executor())
             sources = np.arange(g.n)
             self.run = lambda: solve(sources)

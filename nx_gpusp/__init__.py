@@ -13,6 +13,16 @@ except ImportError:  # nx_gpusp.kernel_sources alone needs no NetworkX
 __version__ = "0.1.0"
 
 
+def __getattr__(name):
+    """``nx_gpusp.distance_matrix`` (nx_gpusp.distance_matrices), imported when first
+    used: importing the package stays cheap."""
+    if name == "distance_matrix":
+        from .distance_matrices import distance_matrix
+
+        return distance_matrix
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def warm_up():
     """Start CUDA now, in a background thread: CuPy's import, the context and the
     default kernels (about a second) then overlap whatever the program does next, such

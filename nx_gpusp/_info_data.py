@@ -11,7 +11,9 @@ _TEXT_0 = (
     "            'batched-bfs' [unit weights only]: batch=None, alpha=4, direction='auto'\n"
     "            'batched-frontier' [negative weights]: batch=None\n"
     "            'batched-spmm' [negative weights]: batch=None\n"
-    "            'dijkstra-per-thread'"
+    "            'dijkstra-per-thread'\n"
+    "            'phast-batched' [integer weights only]: core_size=2048, cuda_graph=True,\n"
+    "                batch=None"
 )
 _TEXT_1 = (
     "A gpusp method, or 'auto' to choose one from the graph; default:\n"
@@ -23,6 +25,8 @@ _TEXT_1 = (
     "            'batched-frontier' [negative weights]: batch=None\n"
     "            'batched-spmm' [negative weights]: batch=None\n"
     "            'dijkstra-per-thread'\n"
+    "            'phast-batched' [integer weights only]: core_size=2048, cuda_graph=True,\n"
+    "                batch=None\n"
     "          floyd-warshall methods:\n"
     "            'fw-dpx' [negative weights]: lane='auto'\n"
     "            'fw-per-edge' [negative weights]\n"
@@ -65,6 +69,8 @@ _TEXT_2 = (
     "            'batched-frontier' [negative weights]: batch=None\n"
     "            'batched-spmm' [negative weights]: batch=None\n"
     "            'dijkstra-per-thread'\n"
+    "            'phast-batched' [integer weights only]: core_size=2048, cuda_graph=True,\n"
+    "                batch=None\n"
     "          sssp methods:\n"
     "            'bf-flag' [negative weights]: blocks=0\n"
     "            'bf-queue' [negative weights]: slf=False, lll=False\n"
@@ -348,6 +354,8 @@ FUNCTIONS = {
                 "            'batched-frontier' [negative weights]: batch=None\n"
                 "            'batched-spmm' [negative weights]: batch=None\n"
                 "            'dijkstra-per-thread'\n"
+                "            'phast-batched' [integer weights only]: core_size=2048, cuda_graph=True,\n"
+                "                batch=None\n"
                 "          bfs methods:\n"
                 "            'direction-optimizing' [unit weights only]: block_arcs=16384, alpha=14,\n"
                 "                beta=24\n"
@@ -393,6 +401,8 @@ FUNCTIONS = {
                 "            'batched-frontier' [negative weights]: batch=None\n"
                 "            'batched-spmm' [negative weights]: batch=None\n"
                 "            'dijkstra-per-thread'\n"
+                "            'phast-batched' [integer weights only]: core_size=2048, cuda_graph=True,\n"
+                "                batch=None\n"
                 "          bfs methods:\n"
                 "            'direction-optimizing' [unit weights only]: block_arcs=16384, alpha=14,\n"
                 "                beta=24\n"
@@ -471,7 +481,9 @@ FUNCTIONS = {
                 "            'batched-bfs' [unit weights only]: batch=None, alpha=4, direction='auto'\n"
                 "            'batched-frontier' [negative weights]: batch=None\n"
                 "            'batched-spmm' [negative weights]: batch=None\n"
-                "            'dijkstra-per-thread'"
+                "            'dijkstra-per-thread'\n"
+                "            'phast-batched' [integer weights only]: core_size=2048, cuda_graph=True,\n"
+                "                batch=None"
             ),
             "**options": _TEXT_19,
         },

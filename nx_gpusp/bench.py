@@ -168,11 +168,11 @@ def kernel_runner(problem, method, graph, ex, options=None, *, want_pred=False,
     return run
 
 
-def all_pairs_runner(method, graph, ex, keep=()):
+def all_pairs_runner(method, graph, ex, keep=(), options=None):
     """An "all-pairs" method on a list of sources, distances left on the device,
     synchronised: run(sources) -> ({source: device copy of its row, for the sources
-    in ``keep``}, number of batches)."""
-    solve, options = method.solver, method.check_options({})
+    in ``keep``}, number of batches). ``options``: the method's (default: its defaults)."""
+    solve, options = method.solver, method.check_options(options or {})
     graph.on(ex)  # upload outside the timed region
     keep = set(keep)
 
@@ -783,11 +783,14 @@ RACE_SOURCES = 10
 
 def preprocessing_skip_reason(method, graph, workload):
     """Why the benchmarks do not run ``method`` on ``workload`` (None: they do): phast
-    only where its hierarchy contracts the graph (road networks) or the whole graph is
-    its core; elsewhere it refuses after tens of seconds of preprocessing."""
-    if method.name == "phast" and workload not in ROAD_WORKLOADS and graph.n > CORE_SIZE:
-        return ("phast skipped: not one of the road workloads with integer weights (its "
-                "hierarchy would not contract the others, or it refuses their float weights)")
+    and phast-batched only where their hierarchy contracts the graph (road networks) or
+    the whole graph is its core; elsewhere they refuse after tens of seconds of
+    preprocessing."""
+    if method.name in ("phast", "phast-batched") and workload not in ROAD_WORKLOADS \
+            and graph.n > CORE_SIZE:
+        return (f"{method.name} skipped: not one of the road workloads with integer weights "
+                "(its hierarchy would not contract the others, or it refuses their float "
+                "weights)")
     return None
 
 

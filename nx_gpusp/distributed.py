@@ -85,11 +85,16 @@ _SCATTERED = weakref.WeakKeyDictionary()  # CSRGraph -> (client id, Future)
 
 
 def _worker_copy(graph):
-    """What a worker needs of ``graph``: its arrays and flags (shared, not copied),
-    without labels, device copies or derived graphs."""
-    return CSRGraph(graph.indptr, graph.indices, graph.weights, directed=graph.directed,
+    """What a worker needs of ``graph``: its arrays and flags (shared, not copied), and
+    the contraction hierarchies it holds (host arrays: a worker does not build them
+    again), without labels, device copies or derived graphs."""
+    from .solvers.apsp.phast_batched import shared_hierarchies
+
+    copy = CSRGraph(graph.indptr, graph.indices, graph.weights, directed=graph.directed,
                     multigraph=graph.multigraph, weighted=graph.weighted,
                     weight_attr=graph.weight_attr, number_of_edges=graph._number_of_edges)
+    copy.__dict__.update(shared_hierarchies(graph))
+    return copy
 
 
 def scattered_graph(client, graph):

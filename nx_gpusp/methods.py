@@ -45,6 +45,11 @@ class Method:
     # it (an earlier call built it): method="auto" then runs this method for calls that
     # it can answer at least as fast as the default (see _auto_sssp)
     prepared: Callable | None = None
+    # for many-source work ("all-pairs" methods): prepare_for(graph, sources) builds the
+    # method's preprocessing where its cost model says it pays for itself at that many
+    # sources, and returns whether the graph holds it now (method="auto" then runs the
+    # method: see _auto_all_pairs)
+    prepare_for: Callable | None = None
 
     def check_options(self, options):
         unknown = set(options) - set(self.options)
@@ -102,7 +107,7 @@ def methods_for(problem):
     return [m for (p, _), m in _registered().items() if p == problem]
 
 
-def _auto_sssp(graph, negative, cutoff=None):
+def _auto_sssp(graph, negative, cutoff=None, sources=None):
     """near-far, or a method whose preprocessing this graph already holds (``prepared``:
     PHAST's hierarchy, once a method="phast" call built it) for a call without a cutoff
     on a graph without negative weights: such a query is a few sweeps over the whole
@@ -115,13 +120,32 @@ def _auto_sssp(graph, negative, cutoff=None):
     return "near-far"
 
 
-# problem -> function(graph, need_negative, cutoff=None) -> method name, for method="auto"
+def _auto_all_pairs(graph, negative, cutoff=None, sources=None):
+    """batched-spmm, or a method with preprocessing (``prepared``: PHAST's hierarchy, for
+    phast-batched) where the graph holds it already, or where ``prepare_for`` finds that
+    building it pays for itself at ``sources`` sources (and builds it): a batch of
+    sources is then one sweep of the hierarchy. Graphs with negative weights, or float
+    weights where the method takes integers only, stay with batched-spmm."""
+    if graph is not None and not graph.has_negative_weights:
+        for m in methods_for("all-pairs"):
+            if m.prepared is None or (m.integer_weights_only
+                                      and graph.distance_dtype().kind != "i"):
+                continue
+            if m.prepared(graph) or (m.prepare_for is not None
+                                     and m.prepare_for(graph, sources)):
+                return m.name
+    return "batched-spmm"
+
+
+# problem -> function(graph, need_negative, cutoff=None, sources=None) -> method name, for
+# method="auto" (``sources``: how many sources the call asks for, where it is many-source
+# work; None otherwise)
 AUTO = {
     "sssp": _auto_sssp,
-    "floyd-warshall": lambda graph, negative, cutoff=None: "fw-dpx",
-    "all-pairs": lambda graph, negative, cutoff=None: "batched-spmm",
+    "floyd-warshall": lambda graph, negative, cutoff=None, sources=None: "fw-dpx",
+    "all-pairs": _auto_all_pairs,
     # direction-optimizing BFS stays top-down unless the frontier grows (see its module)
-    "bfs": lambda graph, negative, cutoff=None: "direction-optimizing",
+    "bfs": lambda graph, negative, cutoff=None, sources=None: "direction-optimizing",
 }
 
 
@@ -153,12 +177,13 @@ def elsewhere(name):
     return f" ({name!r} is {uses})"
 
 
-def choose(problem, requested, graph, *, negative_ok, cutoff=None):
+def choose(problem, requested, graph, *, negative_ok, cutoff=None, sources=None):
     """The Method to run. ``negative_ok``: the calling function accepts negative weights;
-    ``cutoff``: the call's (``auto`` weighs it)."""
+    ``cutoff``: the call's, ``sources``: how many sources it asks for (``auto`` weighs
+    both)."""
     name = requested or "auto"
     if name == "auto":
-        name = AUTO[problem](graph, negative_ok, cutoff)
+        name = AUTO[problem](graph, negative_ok, cutoff, sources)
     chosen = _registered().get((problem, name))
     if chosen is None:
         known = ", ".join(["auto"] + sorted(m.name for m in methods_for(problem)))

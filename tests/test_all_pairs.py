@@ -12,9 +12,13 @@ from nx_gpusp.executor import Executor, cuda_available
 from nx_gpusp.methods import methods_for
 
 # every weighted all-pairs method of the registry (batched-bfs, unit weights only, is
-# checked with the unweighted functions), the automatic choice, and a single-source
-# method run one source at a time; Floyd-Warshall methods answer the length functions
-ALL_PAIRS = sorted(m.name for m in methods_for("all-pairs") if not m.unit_weights_only)
+# checked with the unweighted functions; the integer-only ones, phast-batched, have
+# their own tests, tests/test_phast_batched.py: these cases hold float weights), the
+# automatic choice, and a single-source method run one source at a time; Floyd-Warshall
+# methods answer the length functions
+ALL_PAIRS = sorted(m.name for m in methods_for("all-pairs")
+                   if not m.unit_weights_only and not m.integer_weights_only)
+INTEGER_ALL_PAIRS = sorted(m.name for m in methods_for("all-pairs") if m.integer_weights_only)
 NEGATIVE_ALL_PAIRS = sorted(m.name for m in methods_for("all-pairs") if m.negative_weights)
 FLOYD_WARSHALL = sorted(m.name for m in methods_for("floyd-warshall"))
 METHODS = ALL_PAIRS + [None, "frontier"]
@@ -39,8 +43,8 @@ def test_all_pairs_dijkstra(device, method, case):
         assert_paths_valid(G, paths[s], expected[s], s)
 
 
-@pytest.mark.parametrize("method", METHODS + FLOYD_WARSHALL)
-def test_all_pairs_dijkstra_cutoff(device, method):
+@pytest.mark.parametrize("method", METHODS + FLOYD_WARSHALL + INTEGER_ALL_PAIRS)
+def test_all_pairs_dijkstra_cutoff(device, method):  # integer weights
     G = random_graph(4, n=35, p=0.2, zero_fraction=0.2)
     for cutoff in (0, 7, 12.5):
         expected = dict(nx.all_pairs_dijkstra_path_length(G, cutoff=cutoff))

@@ -24,6 +24,10 @@ ALL_PAIRS = sorted(m.name for m in methods_for("all-pairs"))
 # the all-pairs methods that take weights (the others count hops: unweighted calls only)
 WEIGHTED_ALL_PAIRS = sorted(m.name for m in methods_for("all-pairs")
                             if not m.unit_weights_only)
+# the weighted ones that take float weights too (phast-batched refuses them:
+# tests/test_phast_batched.py)
+FLOAT_ALL_PAIRS = sorted(m.name for m in methods_for("all-pairs")
+                         if not m.unit_weights_only and not m.integer_weights_only)
 NEGATIVE_ALL_PAIRS = sorted(m.name for m in methods_for("all-pairs") if m.negative_weights)
 FLOYD_WARSHALL = sorted(m.name for m in methods_for("floyd-warshall"))
 GP = {"backend": "gpusp"}
@@ -174,7 +178,7 @@ def test_bug5_one_node_huge_self_loop(device, weight):
     assert dict(nx.all_pairs_dijkstra(G, **GP)) == {0: ({0: 0}, {0: [0]})}
     assert nx.johnson(G, **GP) == {0: {0: [0]}}
     assert dict(nx.all_pairs_bellman_ford_path(G, **GP)) == {0: {0: [0]}}
-    for method in WEIGHTED_ALL_PAIRS:
+    for method in WEIGHTED_ALL_PAIRS if isinstance(weight, int) else FLOAT_ALL_PAIRS:
         assert dict(nx.all_pairs_dijkstra_path_length(G, method=method, **GP)) == {0: {0: 0}}
     for method in FLOYD_WARSHALL:
         assert nx.floyd_warshall(G, method=method, **GP) == {0: {0: 0}}
@@ -192,7 +196,7 @@ def test_bug5_two_nodes_and_a_self_loop_near_a_lane_limit(device, weight):
     H = nx.DiGraph([(u, v, {"weight": float(d["weight"])}) for u, v, d in G.edges(data=True)])
     for graph in (G, H):
         expected = dict(nx.all_pairs_dijkstra_path_length(graph))
-        for method in WEIGHTED_ALL_PAIRS + [None]:
+        for method in (WEIGHTED_ALL_PAIRS if graph is G else FLOAT_ALL_PAIRS) + [None]:
             got = dict(nx.all_pairs_dijkstra_path_length(graph, method=method, **GP))
             assert got == expected
         expected_fw = nx.floyd_warshall(graph)
@@ -492,7 +496,7 @@ def test_bug6_absorbed_weight_makes_no_predecessor_cycle(device):
     tree may point b and c at each other."""
     H = nx.DiGraph([("c", "b", {"weight": 1e-10}), ("b", "c", {"weight": 1e-10}),
                     ("a", "b", {"weight": 1e7})])
-    for method in WEIGHTED_ALL_PAIRS + [None]:
+    for method in FLOAT_ALL_PAIRS + [None]:
         got = dict(nx.all_pairs_dijkstra(H, method=method, **GP))
         for s, (lengths, paths) in got.items():
             assert_lengths_equal(lengths, nx.single_source_dijkstra_path_length(H, s))

@@ -45,7 +45,7 @@ def _plan(ex, graph, family, method, *, lengths_only):
     if ("sssp", requested) in METHODS:
         return "sssp", requested
     return "all-pairs", choose("all-pairs", requested, graph,
-                               negative_ok=family == "bellman-ford")
+                               negative_ok=family == "bellman-ford", sources=graph.n)
 
 
 def batched_rows(ex, graph, m, options, cutoff, want_pred):

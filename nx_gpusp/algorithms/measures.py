@@ -87,7 +87,7 @@ def statistics(graph, sources, measure, *, what, family="dijkstra", method=None,
     ``method``: an all-pairs method name (None: nx.config.backends.gpusp.all_pairs_method)."""
     check_weights(graph, family)
     m = measure_method(graph, method or get_config().all_pairs_method,
-                       negative_ok=family == "bellman-ford")
+                       negative_ok=family == "bellman-ford", sources=len(sources))
     opts = {"method": m.name, "method_options": m.check_options(options or {}),
             "columns": columns}
     return source_statistics(configured_executor(), graph, sources, measure, opts, what=what)

@@ -1,12 +1,17 @@
 """Kernel table for kernels/phast.cu (PHAST's sweeps over a contraction hierarchy and
 its core's distance matrix) and its NumPy twin."""
 
+from collections import OrderedDict
+
 import numpy as np
 
 from ..graph import distance_inf
 from .base import BLOCK, CudaKernelTable, NumpyTwin, scalar
+from .phast_batched import record_launches
 
-__all__ = ["CudaOps", "NumpyOps"]
+__all__ = ["CudaOps", "NumpyOps", "RECORDED_QUERIES"]
+
+RECORDED_QUERIES = 4  # hierarchies whose recorded sweeps (and working copy) are kept
 
 
 class CudaOps(CudaKernelTable):
@@ -34,9 +39,36 @@ class CudaOps(CudaKernelTable):
         """A whole query: pull_level over the upward levels (``level_ptr``: host offsets
         of the contracted levels and then the core's), ``core``, then pull_level over
         the downward levels from the top (``up``, ``down``: (ptr, tails, weights)).
-        The launches are issued here directly: a query is ~2 launches a level."""
+
+        The launches (~2 a level) are recorded once per hierarchy as a CUDA graph over
+        a working copy of ``dist`` kept with it: a query copies ``dist`` in, launches the
+        graph (one host call whatever the levels) and copies the result back, all
+        queued on the stream. The last RECORDED_QUERIES hierarchies' graphs are kept,
+        keyed by their arrays' addresses and level offsets (arrays at the same addresses
+        with the same offsets are swept by the same launches)."""
+        bounds = tuple(int(x) for x in level_ptr)
+        key = (bounds, dist.dtype, dist.size, len(core), order.data.ptr, core.data.ptr,
+               matrix.data.ptr, *(a.data.ptr for a in (*up, *down)))
+        graphs = self._cache.setdefault("recorded", OrderedDict())
+        entry = graphs.get(key)
+        if entry is None:
+            for name in self.templates:  # loaded now: no module is loaded while capturing
+                self.kernel(name, dist.dtype)
+            work = self.cp.empty_like(dist)
+            work_scratch = self.cp.empty(max(len(core), 1), dtype=dist.dtype)
+            graph = record_launches(self.cp, lambda: self._queue_sweeps(
+                bounds, order, up, down, core, matrix, work_scratch, work))
+            entry = graphs[key] = (work, work_scratch, graph)
+            while len(graphs) > RECORDED_QUERIES:
+                graphs.popitem(last=False)
+        graphs.move_to_end(key)
+        work, _, graph = entry
+        work.data.copy_from_device_async(dist.data, dist.nbytes)
+        graph.launch()
+        dist.data.copy_from_device_async(work.data, dist.nbytes)
+
+    def _queue_sweeps(self, bounds, order, up, down, core, matrix, scratch, dist):
         pull = self.kernel("phast_pull_level", dist.dtype)
-        bounds = [int(x) for x in level_ptr]
         top = len(bounds) - 2
 
         def sweep(levels, arcs):

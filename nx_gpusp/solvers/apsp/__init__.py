@@ -47,4 +47,5 @@ def batch_size(ex, graph, count, entry_bytes, what, requested=None):
 
 # the methods (after the shared pieces above, which they import)
 from . import (batched, batched_bfs, concurrent, dijkstra_per_thread,  # noqa: E402, F401
-               floyd_warshall, floyd_warshall_bodra, floyd_warshall_dpx, spmm)
+               floyd_warshall, floyd_warshall_bodra, floyd_warshall_dpx, phast_batched,
+               spmm)

@@ -56,15 +56,17 @@ class Partial:
     columns: dict = field(default_factory=dict)
 
 
-def measure_method(graph, requested=None, *, negative_ok=False):
-    """The all-pairs Method for a measure: ``requested`` (a name; None or "auto" picks),
-    else the bit-parallel "batched-bfs" on unweighted graphs where it is registered,
-    else choose("all-pairs", "auto") (batched-spmm)."""
+def measure_method(graph, requested=None, *, negative_ok=False, sources=None):
+    """The all-pairs Method for a measure over ``sources`` sources (a count):
+    ``requested`` (a name; None or "auto" picks), else the bit-parallel "batched-bfs" on
+    unweighted graphs where it is registered, else choose("all-pairs", "auto")
+    (batched-spmm, or phast-batched on road networks with a hierarchy or enough sources
+    to repay building one: methods._auto_all_pairs)."""
     if requested in (None, "auto") and not graph.weighted:
         bfs = get_method("all-pairs", "batched-bfs")
         if bfs is not None:
             return bfs
-    return choose("all-pairs", requested, graph, negative_ok=negative_ok)
+    return choose("all-pairs", requested, graph, negative_ok=negative_ok, sources=sources)
 
 
 def _check_measure(measure):

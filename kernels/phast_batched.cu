@@ -1,0 +1,172 @@
+// Batched PHAST (Delling, Goldberg, Nowatzyk and Werneck, "PHAST: Hardware-Accelerated
+// Shortest Path Trees", IPDPS 2011, section "GPU implementation": many trees in one sweep)
+// over the contraction hierarchy of nx_gpusp/solvers/sssp/phast.py: the sweeps of
+// kernels/phast.cu for a batch of sources at once, so each arc of the hierarchy read
+// serves every source of the batch.
+//
+// Layout: vertices are numbered by their position in the level order (the core last);
+// dist is position-major, dist[p * width + b] = the distance of the vertex at position p
+// from source b (width: the batch padded to a multiple of 32, padding columns unreached),
+// so a vertex's distances for the batch are side by side and a warp reads them coalesced.
+//   phast_batch_pull   one level: for each position p in [begin, end) and each chunk of
+//                      PB_CHUNK columns, dist[p][b] = min(dist[p][b], dist[u][b] + w)
+//                      over p's in-arcs (u, w) of the sweep (tails given as positions).
+//                      One warp per (position, chunk): its lanes load 32 arcs at a time
+//                      and broadcast each by a shuffle, then every lane relaxes
+//                      PB_ITEMS columns of the arc's tail (lanes over the batch). A level's
+//                      tails lie in other levels, so its warps never read each other.
+//                      A vertex without in-arcs in the sweep (every vertex of the lowest
+//                      level, going up) is skipped, and only lowered entries are stored.
+//   phast_batch_core   the core (positions [cb, n), k of them): dist[cb + j][b] = min over
+//                      i of scratch[i][b] + D[i][j] (scratch: the core's rows before the
+//                      step; D: the core's distances in the storage type, D[j][j] = 0).
+//                      A min-plus product tiled as a GEMM: a block computes PB_TILE
+//                      core columns j x PB_TILE batch columns, each thread 4 x 4 of them,
+//                      over slices of PB_DEPTH rows i staged in shared memory.
+//   phast_batch_rows   the answer rows: out[b * n + v] = dist[pos[v] * width + b] as int64
+//                      (unreached: int64's maximum), through a 32 x 32 shared tile so that
+//                      both the reads (a vertex's batch) and the writes (a source's row)
+//                      are coalesced.
+// The host (nx_gpusp/ops/phast_batched.py) queues the upward levels, the core's copy
+// and product, the downward levels from the top, and the rows on one stream without
+// waiting between them.
+//
+// Types: T (storage) long long, or int where every sum the sweeps form fits (the solver
+// proves it from the hierarchy's largest arc and core distance). Unreached is
+// DistTraits<T>::inf(), never added to.
+#include "common.cuh"
+
+#define PB_THREADS 256  // ops/phast_batched.py: BLOCK
+#define PB_ITEMS 8      // columns a lane relaxes per chunk
+#define PB_CHUNK (32 * PB_ITEMS)
+#define PB_TILE 64      // phast_batch_core: a block's core columns and batch columns
+#define PB_DEPTH 16     // phast_batch_core: core rows staged per step
+#define PB_FULL_MASK 0xffffffffu
+
+template <typename T>
+__global__ void __launch_bounds__(PB_THREADS)
+phast_batch_pull(long long begin, long long end, const long long* __restrict__ ptr,
+                 const int* __restrict__ tails, const T* __restrict__ weights, int width,
+                 int chunks, T* dist) {
+    const long long warp = (blockIdx.x * (long long)blockDim.x + threadIdx.x) >> 5;
+    const long long p = begin + warp / chunks;
+    if (p >= end) return;  // the whole warp: p is the warp's
+    const long long start = ptr[p], stop = ptr[p + 1];
+    if (start == stop) return;  // no in-arc in this sweep: the row stays as it is
+    const int lane = threadIdx.x & 31;
+    const int first = (int)(warp % chunks) * PB_CHUNK + lane;
+    const T inf = DistTraits<T>::inf();
+    T* row = dist + p * width;
+    T best[PB_ITEMS];
+    unsigned lowered = 0;  // bit k: best[k] went below the stored value
+#pragma unroll
+    for (int k = 0; k < PB_ITEMS; ++k) {
+        const int col = first + 32 * k;
+        best[k] = col < width ? row[col] : inf;
+    }
+    for (long long base = start; base < stop; base += 32) {
+        const long long e = base + lane;
+        int u = 0;
+        T w = 0;
+        if (e < stop) {
+            u = tails[e];
+            w = weights[e];
+        }
+        const int count = (int)min(32LL, stop - base);
+        for (int a = 0; a < count; ++a) {
+            const long long from = (long long)__shfl_sync(PB_FULL_MASK, u, a) * width;
+            const T wa = __shfl_sync(PB_FULL_MASK, w, a);
+#pragma unroll
+            for (int k = 0; k < PB_ITEMS; ++k) {
+                const int col = first + 32 * k;
+                if (col < width) {
+                    const T du = dist[from + col];
+                    if (du != inf && du + wa < best[k]) {
+                        best[k] = du + wa;
+                        lowered |= 1u << k;
+                    }
+                }
+            }
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < PB_ITEMS; ++k) {  // only what was lowered is written back
+        const int col = first + 32 * k;
+        if (col < width && (lowered >> k & 1u)) row[col] = best[k];
+    }
+}
+
+// grid (ceil(k / PB_TILE), ceil(width / PB_TILE)), block (16, 16)
+template <typename T>
+__global__ void __launch_bounds__(PB_THREADS)
+phast_batch_core(int k, int width, const T* __restrict__ D, const T* __restrict__ scratch,
+                 T* core_rows) {
+    __shared__ T sd[PB_DEPTH][PB_TILE];  // D[i][j] of the slice
+    __shared__ T sa[PB_DEPTH][PB_TILE];  // scratch[i][b] of the slice
+    const T inf = DistTraits<T>::inf();
+    const int tx = threadIdx.x, ty = threadIdx.y, t = ty * 16 + tx;
+    const int j0 = blockIdx.x * PB_TILE, b0 = blockIdx.y * PB_TILE;
+    T acc[4][4];
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int s = 0; s < 4; ++s) acc[r][s] = inf;
+    for (int i0 = 0; i0 < k; i0 += PB_DEPTH) {
+        // PB_DEPTH x PB_TILE entries of each, 256 threads: 4 each
+        for (int x = t; x < PB_DEPTH * PB_TILE; x += PB_THREADS) {
+            const int ii = x / PB_TILE, cc = x % PB_TILE, i = i0 + ii;
+            sd[ii][cc] = (i < k && j0 + cc < k) ? D[(long long)i * k + j0 + cc] : inf;
+            sa[ii][cc] = (i < k && b0 + cc < width) ? scratch[(long long)i * width + b0 + cc]
+                                                    : inf;
+        }
+        __syncthreads();
+#pragma unroll
+        for (int ii = 0; ii < PB_DEPTH; ++ii) {
+            T a[4], d[4];
+#pragma unroll
+            for (int s = 0; s < 4; ++s) a[s] = sa[ii][tx + 16 * s];
+#pragma unroll
+            for (int r = 0; r < 4; ++r) d[r] = sd[ii][ty + 16 * r];
+#pragma unroll
+            for (int r = 0; r < 4; ++r)
+#pragma unroll
+                for (int s = 0; s < 4; ++s) {
+                    const T c = (a[s] == inf || d[r] == inf) ? inf : a[s] + d[r];
+                    if (c < acc[r][s]) acc[r][s] = c;
+                }
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+        const int j = j0 + ty + 16 * r;
+#pragma unroll
+        for (int s = 0; s < 4; ++s) {
+            const int b = b0 + tx + 16 * s;
+            if (j < k && b < width) core_rows[(long long)j * width + b] = acc[r][s];
+        }
+    }
+}
+
+// grid (ceil(n / 32), ceil(count / 32)), block (32, 8)
+template <typename T>
+__global__ void __launch_bounds__(PB_THREADS)
+phast_batch_rows(const int* __restrict__ pos, int n, int width, int count,
+                 const T* __restrict__ dist, long long* out) {
+    __shared__ long long tile[32][33];
+    const T inf = DistTraits<T>::inf();
+    const int v0 = blockIdx.x * 32, b0 = blockIdx.y * 32;
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    for (int r = ty; r < 32; r += 8) {  // row v0 + r of the tile: that vertex's batch
+        const int v = v0 + r, b = b0 + tx;
+        if (v < n && b < width) {
+            const T d = dist[(long long)pos[v] * width + b];
+            tile[r][tx] = d == inf ? DistTraits<long long>::inf() : (long long)d;
+        }
+    }
+    __syncthreads();
+    for (int r = ty; r < 32; r += 8) {  // source b0 + r: its row over v0 .. v0 + 31
+        const int b = b0 + r, v = v0 + tx;
+        if (b < count && v < n) out[(long long)b * n + v] = tile[tx][r];
+    }
+}

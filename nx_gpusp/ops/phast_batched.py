@@ -1,0 +1,141 @@
+"""Kernel table for kernels/phast_batched.cu (PHAST's sweeps for a batch of sources, the
+batch's distances side by side per vertex) and its NumPy twin.
+
+Both take ``dist`` as a position-major 2-D array (positions of the level order x
+``width`` columns, width a multiple of 32), the sweeps' in-arcs as (ptr over positions
+int64, tails as positions int32, weights in dist's dtype), and the core's distance
+matrix in dist's dtype (``distance_inf`` = no path).
+"""
+
+import numpy as np
+
+from ..graph import distance_inf
+from .base import BLOCK, CudaKernelTable, NumpyTwin, scalar
+
+__all__ = ["CudaOps", "NumpyOps", "CHUNK", "TILE", "CORE_STEP_ENTRIES", "record_launches"]
+
+CHUNK = 256  # columns a warp of phast_batch_pull covers (32 lanes x PB_ITEMS)
+TILE = 64  # phast_batch_core's tile (core columns x batch columns)
+CORE_STEP_ENTRIES = 1 << 22  # the twin's core product: entries formed at a time
+
+
+def record_launches(cp, queue):
+    """A CUDA graph of the work ``queue()`` queues on the current stream, captured on a
+    stream of its own (nothing runs then): ``graph.launch()`` queues all of it on the
+    current stream in one host call. ``queue`` may only launch kernels already loaded
+    and copy between device buffers (no allocation, no host synchronisation)."""
+    stream = cp.cuda.Stream(non_blocking=True)
+    with stream:
+        stream.begin_capture()
+        try:
+            queue()
+        finally:
+            graph = stream.end_capture()
+    return graph
+
+
+class _Sweeps:
+    def recorded_sweeps(self, level_ptr, up, down, matrix, scratch, dist):
+        """A callable that runs ``sweeps`` with these arguments again (the arrays'
+        contents may change between calls, not the arrays): on CUDA one launch of a
+        CUDA graph of the sweeps' kernels, whatever the number of levels."""
+        return lambda: self.sweeps(level_ptr, up, down, matrix, scratch, dist)
+
+    def sweeps(self, level_ptr, up, down, matrix, scratch, dist):
+        """A batch's query: pull_level over the upward levels (``level_ptr``: host
+        offsets of the contracted levels, then the core's), ``core``, then pull_level
+        over the downward levels from the top; every launch queued on the stream
+        without a wait between them."""
+        bounds = [int(x) for x in level_ptr]
+        top = len(bounds) - 2
+        for lv in range(top + 1):
+            self.pull_level(bounds[lv], bounds[lv + 1], *up, dist)
+        self.core(bounds[top], matrix, scratch, dist)
+        for lv in range(top - 1, -1, -1):
+            self.pull_level(bounds[lv], bounds[lv + 1], *down, dist)
+
+
+class CudaOps(_Sweeps, CudaKernelTable):
+    source = "phast_batched.cu"
+    templates = ("phast_batch_pull", "phast_batch_core", "phast_batch_rows")
+    types = (np.int32, np.int64)  # integer weights only; int32 where every sum fits
+
+    def pull_level(self, begin, end, ptr, tails, weights, dist):
+        """dist[p] = min(dist[p], dist[u] + w) elementwise over the batch, for every
+        position p in [begin, end) and in-arc (u, w) of p in (ptr, tails, weights)."""
+        if end <= begin:
+            return
+        width = dist.shape[1]
+        chunks = -(-width // CHUNK)
+        warps = (end - begin) * chunks
+        self.kernel("phast_batch_pull", dist.dtype)(
+            (-(-warps * 32 // BLOCK),), (BLOCK,),
+            (np.int64(begin), np.int64(end), ptr, tails, weights, np.int32(width),
+             np.int32(chunks), dist))
+
+    def core(self, begin, matrix, scratch, dist):
+        """The core (positions begin.., k of them): dist[begin + j] = min over i of
+        dist[begin + i] + matrix[i, j] elementwise over the batch, from the values
+        before the call (copied to ``scratch``, k x width)."""
+        k, width = len(matrix), dist.shape[1]
+        if k == 0:
+            return
+        rows = dist[begin:]
+        scratch.data.copy_from_device_async(rows.data, rows.nbytes)  # capturable
+        self.kernel("phast_batch_core", dist.dtype)(
+            (-(-k // TILE), -(-width // TILE)), (16, 16),
+            (np.int32(k), np.int32(width), matrix, scratch, rows))
+
+    def recorded_sweeps(self, level_ptr, up, down, matrix, scratch, dist):
+        for name in self.templates:  # loaded now: no module is loaded while capturing
+            self.kernel(name, dist.dtype)
+        graph = record_launches(
+            self.cp, lambda: self.sweeps(level_ptr, up, down, matrix, scratch, dist))
+        return graph.launch
+
+    def rows(self, pos, dist, count, out):
+        """out[b, v] = dist[pos[v], b] for the first ``count`` columns, as int64
+        (``out``: count x n int64; unreached: int64's maximum)."""
+        n, width = len(pos), dist.shape[1]
+        if n == 0 or count == 0:
+            return
+        self.kernel("phast_batch_rows", dist.dtype)(
+            (-(-n // 32), -(-count // 32)), (32, 8),
+            (pos, scalar(n, np.int32), scalar(width, np.int32), scalar(count, np.int32),
+             dist, out))
+
+
+class NumpyOps(_Sweeps, NumpyTwin):
+    def pull_level(self, begin, end, ptr, tails, weights, dist):
+        lo, hi = int(ptr[begin]), int(ptr[end])
+        if hi == lo:
+            return
+        counts = np.diff(ptr[begin:end + 1])
+        has = np.flatnonzero(counts)
+        inf = distance_inf(dist.dtype)
+        du = dist[tails[lo:hi]]
+        cand = np.where(du == inf, inf, du + weights[lo:hi, None].astype(dist.dtype))
+        starts = (ptr[begin:end] - lo)[has]
+        heads = begin + has
+        dist[heads] = np.minimum(dist[heads], np.minimum.reduceat(cand, starts, axis=0))
+
+    def core(self, begin, matrix, scratch, dist):
+        k = len(matrix)
+        if k == 0:
+            return
+        scratch[:k] = dist[begin:]
+        inf = distance_inf(dist.dtype)
+        best = np.full(dist[begin:].shape, inf, dtype=dist.dtype)
+        step = max(1, CORE_STEP_ENTRIES // max(1, k * dist.shape[1]))
+        for i in range(0, k, step):
+            a = scratch[i:i + step, None, :]  # rows i.., every column of the batch
+            d = matrix[i:i + step, :, None]
+            both = (a != inf) & (d != inf)
+            sums = np.where(both, np.where(both, a, 0) + np.where(both, d, 0), inf)
+            best = np.minimum(best, sums.min(axis=0))
+        dist[begin:] = best
+
+    def rows(self, pos, dist, count, out):
+        block = dist[pos, :count].T
+        out[:] = np.where(block == distance_inf(dist.dtype), distance_inf(np.int64),
+                          block.astype(np.int64))
