@@ -243,10 +243,10 @@ def test_cost_model(monkeypatch):
     assert not pb.build_pays_off(dense, 10**6)  # not road-like: nothing built
     assert not hierarchy_built(dense)
 
-    from nx_gpusp.solvers.sssp import phast
+    from nx_gpusp.solvers.sssp import contraction
 
-    monkeypatch.setattr(phast, "PAIR_LIMIT", 4)  # as test_phast's refused graph
-    monkeypatch.setattr(phast, "MAX_CORE", 5)
+    monkeypatch.setattr(contraction, "PAIR_LIMIT", 4)  # as test_phast's refused graph
+    monkeypatch.setattr(contraction, "MAX_CORE", 5)
     monkeypatch.setattr(pb, "ROAD_ARCS_PER_VERTEX", 10**6)
     refused = from_networkx(nx.complete_graph(120), "weight")
     assert not pb.build_pays_off(refused, 10**6)
