@@ -160,7 +160,7 @@ def test_floyd_warshall_methods_repeat(device, method, case):
     _repeat(device, G, lambda H: nx.floyd_warshall(H, backend="gpusp", method=method), check)
 
 
-THREADED = ["near-far", "frontier", "lbr", "delta-stepping"]
+THREADED = ["near-far", "frontier", "lbr", "delta-stepping", "phast"]
 
 
 @pytest.mark.parametrize("method", THREADED)
@@ -169,7 +169,7 @@ def test_threads_share_a_converted_graph(device, method):
     graph converted by none of them yet: every answer NetworkX's."""
     G = _copy(GRAPHS[2][1])
     sources = list(G)[:8]
-    expected = {s: nx.single_source_bellman_ford_path_length(G, s) for s in sources}
+    expected = {s: nx.single_source_dijkstra_path_length(G, s) for s in sources}
     wrong, errors = [], []
 
     def work(k):
@@ -178,7 +178,7 @@ def test_threads_share_a_converted_graph(device, method):
             with stream:
                 for rep in range(REPEATS[device]):
                     s = sources[(k + rep) % len(sources)]
-                    got = plain(nx.single_source_bellman_ford_path_length(
+                    got = plain(nx.single_source_dijkstra_path_length(
                         G, s, backend="gpusp", method=method))
                     if got != expected[s]:
                         wrong.append((k, s))
@@ -245,3 +245,31 @@ def test_apsp_concurrent_johnson_paths_on_a_first_call(device):
         expected = nx.all_pairs_dijkstra_path_length(G)
         for s, lengths in expected:
             assert_paths_valid(G, got[s], lengths, s)
+
+
+def test_threads_share_batched_phast(device):
+    """Four threads, each on a stream of its own, run phast-batched rows on one graph
+    (one working block kept with its hierarchy, taken in turn): NetworkX's rows each
+    time."""
+    G = _copy(GRAPHS[2][1])
+    expected = dict(nx.all_pairs_dijkstra_path_length(G))
+    wrong, errors = [], []
+
+    def work(k):
+        try:
+            with _own_stream(device):
+                for _ in range(REPEATS[device]):
+                    got = plain(dict(nx.all_pairs_dijkstra_path_length(
+                        G, backend="gpusp", method="phast-batched", batch=64)))
+                    if got != expected:
+                        wrong.append(k)
+        except Exception as exc:  # noqa: BLE001  (reported by the assertion below)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert not wrong

@@ -1,6 +1,7 @@
 """Kernel table for kernels/phast.cu (PHAST's sweeps over a contraction hierarchy and
 its core's distance matrix) and its NumPy twin."""
 
+import threading
 from collections import OrderedDict
 
 import numpy as np
@@ -58,14 +59,17 @@ class CudaOps(CudaKernelTable):
             work_scratch = self.cp.empty(max(len(core), 1), dtype=dist.dtype)
             graph = record_launches(self.cp, lambda: self._queue_sweeps(
                 bounds, order, up, down, core, matrix, work_scratch, work))
-            entry = graphs[key] = (work, work_scratch, graph)
+            entry = graphs[key] = [work, work_scratch, graph, threading.Lock(), None]
             while len(graphs) > RECORDED_QUERIES:
                 graphs.popitem(last=False)
         graphs.move_to_end(key)
-        work, _, graph = entry
-        work.data.copy_from_device_async(dist.data, dist.nbytes)
-        graph.launch()
-        dist.data.copy_from_device_async(work.data, dist.nbytes)
+        work, _, graph, lock, _ = entry
+        with lock:  # one working copy: queries from other streams or threads take turns
+            self.ex.after(entry[4])  # on the device, after the last query with it
+            work.data.copy_from_device_async(dist.data, dist.nbytes)
+            graph.launch()
+            dist.data.copy_from_device_async(work.data, dist.nbytes)
+            entry[4] = self.ex.mark()
 
     def _queue_sweeps(self, bounds, order, up, down, core, matrix, scratch, dist):
         pull = self.kernel("phast_pull_level", dist.dtype)

@@ -91,11 +91,11 @@ def _device_arrays(ex, h, dtype):
     host = SimpleNamespace(pos=pos, up=arcs(*h.up), down=arcs(*h.down), matrix=matrix)
     ex.require_bytes(pos.nbytes + matrix.nbytes + sum(a.nbytes for a in host.up + host.down),
                      "the batched PHAST hierarchy")
-    dev = SimpleNamespace(host_pos=pos, pos=ex.asarray(pos),
-                          up=tuple(ex.asarray(a) for a in host.up),
-                          down=tuple(ex.asarray(a) for a in host.down),
-                          matrix=ex.asarray(matrix), level_ptr=h.level_ptr,
-                          workspaces={})
+    dev = ex.publish(SimpleNamespace(host_pos=pos, pos=ex.asarray(pos),
+                                     up=tuple(ex.asarray(a) for a in host.up),
+                                     down=tuple(ex.asarray(a) for a in host.down),
+                                     matrix=ex.asarray(matrix), level_ptr=h.level_ptr,
+                                     workspaces={}))
     per[key] = dev
     return dev
 
@@ -112,7 +112,7 @@ def _workspace(ex, dev, width, dtype, cuda_graph):
         xp = ex.xp
         ws = SimpleNamespace(dist=xp.empty((len(dev.host_pos), width), dtype=dtype),
                              scratch=xp.empty((len(dev.matrix), width), dtype=dtype),
-                             runs={}, lock=threading.Lock())
+                             runs={}, lock=threading.Lock(), last=None)
         dev.workspaces[width] = ws
     run = ws.runs.get(cuda_graph)
     if run is None:
@@ -216,8 +216,10 @@ def phast_batched(ex, graph, sources, *, cutoff=None, want_pred=True,
         chunk = sources[start:start + b]
         rows = xp.empty((len(chunk), n), dtype=np.int64)
         with ws.lock:  # the batch's work is queued whole before another may use ws
+            ex.after(ws.last)  # ... and runs after the last batch's with it, on any stream
             ws.dist.fill(distance_inf(dtype))
             ws.dist[ex.asarray(dev.host_pos[chunk]), ex.asarray(np.arange(len(chunk)))] = 0
             run()
             ops.rows(dev.pos, ws.dist, len(chunk), rows)
+            ws.last = ex.mark()
         yield SourceBatch(chunk, rows, _trees(ex, graph, rows, chunk) if want_pred else None)
