@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole GPU suite in four parts run side by side on one GPU (tools/gpu_check.sh per
-# part; logs under $OUT/part-<letters>/), within a total of $1 seconds (default 540), so
-# that it fits a 10-minute command. Prints each part's per-file summary, then the totals.
+# part), within a total of $1 seconds (default 540), so that it fits a 10-minute
+# command. Logs: $OUT/gpu_tests.log and $OUT/gpu_summary.log (the parts' joined).
+# Prints each file's summary line, then the totals.
 #   bash tools/gpu_check_parallel.sh [total seconds] [per-file seconds]
 OUT=${OUT:-/tmp/out}
 total=${1:-540}; per_file=${2:-400}
@@ -13,6 +14,9 @@ for letters in a-c d-m n-r s-z; do
   pids+=($!)
 done
 wait "${pids[@]}"
-cat "$OUT"/part-*/gpu_summary.log
+cat "$OUT"/part-*/gpu_tests.log > "$OUT/gpu_tests.log"
+cat "$OUT"/part-*/gpu_summary.log > "$OUT/gpu_summary.log"
+rm -rf "$OUT"/part-*
+cat "$OUT/gpu_summary.log"
 grep -ho "[0-9]* passed\|[0-9]* failed\|[0-9]* error\|[0-9]* skipped\|TIMEOUT" \
-  "$OUT"/part-*/gpu_summary.log | awk '{n[$2]+=$1} /TIMEOUT/ {t++} END {for (k in n) printf "%s %s  ", n[k], k; print "timeouts", t+0}'
+  "$OUT/gpu_summary.log" | awk '{n[$2]+=$1} /TIMEOUT/ {t++} END {for (k in n) printf "%s %s  ", n[k], k; print "timeouts", t+0}'
