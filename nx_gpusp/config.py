@@ -54,6 +54,15 @@ OPTIONS = {
     "should_run_min_nodes_dense": (
         64,
         "automatic dispatch leaves Floyd-Warshall on graphs with fewer nodes to NetworkX"),
+    "cpu_min_edges": (
+        50_000,
+        "without a CUDA GPU (device='auto'): automatic dispatch runs single-source "
+        "Dijkstra and Bellman-Ford calls without a target or cutoff on the NumPy twins "
+        "from this many arcs (where they were measured faster than NetworkX)"),
+    "cpu_min_edges_bfs": (
+        200_000,
+        "without a CUDA GPU (device='auto'): the same for single-source breadth-first "
+        "calls (unweighted)"),
     "dask_client": (None, "a distributed.Client: the all-pairs functions, johnson and the "
                           "all-pairs measures split their sources across its workers "
                           "(None: this process only)"),
@@ -150,6 +159,8 @@ class GpuspConfig(Config):
     should_run_min_edges: int = 50_000
     should_run_min_all_pairs_work: int = 100_000
     should_run_min_nodes_dense: int = 64
+    cpu_min_edges: int = 50_000
+    cpu_min_edges_bfs: int = 200_000
     dask_client: object = None
 
     def _on_setattr(self, key, value):
