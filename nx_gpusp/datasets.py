@@ -43,6 +43,11 @@ __all__ = [
 ]
 
 
+def __dir__():
+    """The public names only (``dir(nx_gpusp.datasets)``, tab completion)."""
+    return sorted(__all__)
+
+
 # -- the common tail of every reader ---------------------------------------------------
 def _min_per_arc(src, dst, columns, key_column):
     """Drop parallel arcs, keeping for each (src, dst) the row with the least key."""
@@ -245,11 +250,16 @@ DATASETS = {
 
 
 def data_root():
-    """``$NX_GPUSP_DATA``, else ``../shared/data`` beside the repository root."""
+    """``$NX_GPUSP_DATA``, else ``../shared/data`` beside a source checkout (the package
+    imported from a clone: its root holds pyproject.toml); None for an installed wheel
+    without ``NX_GPUSP_DATA``."""
     env = os.environ.get("NX_GPUSP_DATA")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[1].parent / "shared" / "data"
+    checkout = Path(__file__).resolve().parents[1]
+    if (checkout / "pyproject.toml").is_file():
+        return checkout.parent / "shared" / "data"
+    return None
 
 
 def cache_dir():
@@ -274,12 +284,13 @@ def find(name, root=None):
     """The path of data set ``name``: under ``root`` (default :func:`data_root`), else
     in :func:`cache_dir`. FileNotFoundError, saying how to get it, when in neither."""
     relpath, _ = _entry(name)
-    places = [Path(root or data_root()) / relpath, cache_dir() / relpath]
+    folder = root or data_root()
+    places = ([Path(folder) / relpath] if folder else []) + [cache_dir() / relpath]
     for path in places:
         if path.is_file():
             return path
     raise FileNotFoundError(
-        f"data set {name!r} not found (looked for {places[0]} and {places[1]}); set "
+        f"data set {name!r} not found (looked for {' and '.join(map(str, places))}); set "
         f"NX_GPUSP_DATA to the data folder, or download it: "
         f"nx_gpusp.datasets.fetch({name!r}) (pip install 'nx-gpusp[data]')")
 

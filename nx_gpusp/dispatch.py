@@ -245,11 +245,17 @@ def _lines(text, indent=""):
                          subsequent_indent=indent + "    ")
 
 
-def _method_line(m, with_options):
+def takes_negative_weights(func):
+    """Whether the function ``func`` accepts negative weights at all: not NetworkX's
+    Dijkstra and A* functions, which refuse them whatever the method."""
+    return not any(word in func.__name__ for word in ("dijkstra", "astar"))
+
+
+def _method_line(m, with_options, negative_weights=True):
     flags = [text for flag, text in (("negative_weights", "negative weights"),
                                      ("unit_weights_only", "unit weights only"),
                                      ("integer_weights_only", "integer weights only"))
-             if getattr(m, flag)]
+             if getattr(m, flag) and (flag != "negative_weights" or negative_weights)]
     line = f"'{m.name}'" + (f" [{', '.join(flags)}]" if flags else "")
     if with_options and m.options:
         line += ": " + ", ".join(f"{k}={default!r}" for k, (default, _doc) in m.options.items())
@@ -280,7 +286,7 @@ def _method_parameter(func):
     for problem in func.methods:
         lines.append(f"{problem} methods:")
         for m in sorted(methods_for(problem), key=lambda m: m.name):
-            lines += _lines(_method_line(m, with_options), "  ")
+            lines += _lines(_method_line(m, with_options, takes_negative_weights(func)), "  ")
     return "method : str, optional", _INDENT.join(lines)
 
 
