@@ -26,7 +26,7 @@ METHOD_OPTIONS = {
     "all_pairs_method": "all-pairs",
 }
 
-# option -> (default, description); the description feeds get_info and the README
+# option -> (default, description); the description feeds get_info and docs/reference/options.md
 OPTIONS = {
     "device": ("auto", "'auto' (CUDA when CuPy sees a GPU, else NumPy), 'cuda', "
                        "'cuda:N' (GPU number N) or 'cpu' (the NumPy twins)"),

@@ -13,7 +13,7 @@ Where the files are: ``load`` looks in ``root`` (or ``$NX_GPUSP_DATA``, else
 ``../shared/data`` beside a source checkout), then in the download cache that
 :func:`fetch` fills from each data set's public source (``$NX_GPUSP_DATA_CACHE``,
 else the user cache folder ``nx-gpusp``; needs the ``data`` extra, ``pooch``).
-Origins, licences and checksums: ``docs/datasets.md`` and :data:`SOURCES`.
+Origins, licences and checksums: ``docs/guide/datasets.md`` and :data:`SOURCES`.
 
 Generators are deterministic for a given ``seed``, vectorised, and return CSRGraph;
 ``nx_gpusp.convert.to_networkx`` turns a small one into a NetworkX graph.
