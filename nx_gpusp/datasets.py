@@ -292,7 +292,7 @@ def find(name, root=None):
     raise FileNotFoundError(
         f"data set {name!r} not found (looked for {' and '.join(map(str, places))}); set "
         f"NX_GPUSP_DATA to the data folder, or download it: "
-        f"nx_gpusp.datasets.fetch({name!r}) (pip install 'nx-gpusp[data]')")
+        f"nx_gpusp.datasets.fetch({name!r}) (needs pooch: the package's data extra)")
 
 
 def load(name, *, as_csr=False, root=None, download=False, **kw):

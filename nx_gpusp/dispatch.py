@@ -104,8 +104,9 @@ def can_run(name, args, kwargs):
         if not cuda_available():
             raise DeviceUnavailableError(
                 f"nx.config.backends.gpusp.device is {device!r}, but CuPy is not "
-                "installed or sees no CUDA GPU on this machine. Install a CUDA extra "
-                "(pip install 'nx-gpusp[cuda13]' or '[cuda12]') on a GPU machine, or set "
+                "installed or sees no CUDA GPU on this machine. On a GPU machine install "
+                "CuPy (the package's cuda13 or cuda12 extra: pip install -e '.[cuda13]' "
+                "in a checkout); else set "
                 "device='auto' (NetworkX, or the NumPy twins where they are faster) or "
                 "device='cpu' (the NumPy twins), e.g. NX_GPUSP_DEVICE=auto")
     if func.can_run is None:

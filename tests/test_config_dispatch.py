@@ -177,7 +177,8 @@ def test_without_gpu_automatic_dispatch_runs_the_twins_where_they_win(automatic,
 
 def test_first_decline_warns_once_per_process(automatic, no_gpu):
     G = nx.path_graph(5)
-    with pytest.warns(nx_gpusp.DeclinedWarning) as record:
+    with nx.config.backends.gpusp(device="auto"), \
+            pytest.warns(nx_gpusp.DeclinedWarning) as record:
         assert nx.single_source_dijkstra_path_length(G, 0) == {i: i for i in range(5)}
         nx.dijkstra_path_length(G, 0, 3)
         dict(nx.all_pairs_dijkstra_path_length(G))

@@ -119,3 +119,12 @@ def test_every_option_is_on_the_options_page():
 
     page = (DOCS / "reference" / "options.md").read_text()
     assert all(f"| `{key}` |" in page for key in OPTIONS)
+
+
+def test_files_named_on_the_pages_exist():
+    """A script, test or module a page names is in the repository (a removed tool takes
+    its mentions with it)."""
+    named = re.compile(r"(?:tools|tests|nx_gpusp|kernels)/[\w/]+\.(?:py|sh|cuh|cu|c|json)\b")
+    for page in PAGES:
+        for path in set(named.findall(page.read_text())):
+            assert (ROOT / path).exists(), f"{page.relative_to(ROOT)} names {path}"
