@@ -235,3 +235,31 @@ class FirstCall:
         return followup_call_seconds(workload, self.device, self.source,
                                      "first-predecessors-call", repeat=3)[0]
     track_first_predecessors_call.unit = "seconds"
+
+
+class Measures:
+    """The all-pairs measures through NetworkX's public API with backend="gpusp", graph
+    cached: hop-count closeness_centrality on the graph, diameter and
+    average_shortest_path_length on its largest strongly connected component (they need
+    one). NetworkX's own calls take minutes on the GPU profile's graph: not timed."""
+
+    param_names = ["workload", "function"]
+    params = [W.workloads("all-pairs-calls"),
+              ["closeness_centrality", "diameter", "average_shortest_path_length"]]
+    number = 1
+    repeat = (1, 3, 30.0)
+    warmup_time = 0
+    timeout = 900
+
+    def setup(self, workload, function):
+        case = W.case_of(workload, "all-pairs-calls")
+        nx.config.backends.gpusp.device = W.executor().name
+        G = user_graph(W.load_graph(case))
+        if function != "closeness_centrality":
+            G = G.subgraph(max(nx.strongly_connected_components(G), key=len)).copy()
+        call = getattr(nx, function)
+        self.run = lambda: call(G, backend="gpusp")
+        W.warm_up(self.run, slow=W.SLOW_ALL_PAIRS_S, key=f"{case.label}:{function}")
+
+    def time_measure(self, workload, function):
+        self.run()

@@ -994,7 +994,7 @@ __device__ __forceinline__ void grid_barrier(unsigned* bar) {
 // reached the hubs within a round's bucket and each round lowered them again: rounds 1-3
 // each walked 13-17M of R-MAT 20's 31.4M arcs in hub rows. H100, median of 24 runs,
 // round-robin: R-MAT 20 1.93 -> 1.77 ms, R-MAT 22 5.90 -> 5.16, Kronecker graphs within
-// 1% (the strict bound: up to 18% slower there), table in docs/benchmarks.md.
+// 1% (the strict bound: up to 18% slower there), table in the git history of docs/benchmarks.md.
 // The flags are walked in spans (visit_flagged_arcs) on graphs without rows longer
 // than HEAVY_ARCS, else 32 vertices at a time; short rows' arcs are dealt out over each
 // warp (visit_short_rows). Launch bounds: 4 blocks of 256 a multiprocessor (64

@@ -12,6 +12,10 @@ except ImportError:  # nx_gpusp.kernel_sources alone needs no NetworkX
 
 __version__ = "0.1.0"
 
+from .errors import DeclinedWarning, DeviceUnavailableError  # noqa: E402
+
+__all__ = ["DeclinedWarning", "DeviceUnavailableError", "warm_up"]
+
 
 def __getattr__(name):
     """``nx_gpusp.distance_matrix`` (nx_gpusp.distance_matrices), imported when first

@@ -20,25 +20,18 @@ _TEXT_1 = (
     "          nx.config.backends.gpusp.all_pairs_method ('auto'). Methods, with their options\n"
     "          (further keyword arguments) and the options' defaults:\n"
     "          all-pairs methods:\n"
-    "            'apsp-concurrent' [negative weights]: streams=4, block_size=96\n"
+    "            'apsp-concurrent': streams=4, block_size=96\n"
     "            'batched-bfs' [unit weights only]: batch=None, alpha=4, direction='auto'\n"
-    "            'batched-frontier' [negative weights]: batch=None\n"
-    "            'batched-spmm' [negative weights]: batch=None\n"
+    "            'batched-frontier': batch=None\n"
+    "            'batched-spmm': batch=None\n"
     "            'dijkstra-per-thread'\n"
     "            'phast-batched' [integer weights only]: core_size=2048, cuda_graph=True,\n"
     "                batch=None\n"
-    "          floyd-warshall methods:\n"
-    "            'fw-dpx' [negative weights]: lane='auto'\n"
-    "            'fw-per-edge' [negative weights]\n"
-    "            'fw-per-edge-shared' [negative weights]\n"
-    "            'fw-per-vertex' [negative weights]\n"
-    "            'fw-tiled' [negative weights]\n"
-    "            'fw-tiled-shared' [negative weights]\n"
     "          sssp methods:\n"
-    "            'bf-flag' [negative weights]: blocks=0\n"
-    "            'bf-queue' [negative weights]: slf=False, lll=False\n"
-    "            'bf-strided' [negative weights]: early_exit=False, blocks=0\n"
-    "            'bf-vertex' [negative weights]: early_exit=False\n"
+    "            'bf-flag': blocks=0\n"
+    "            'bf-queue': slf=False, lll=False\n"
+    "            'bf-strided': early_exit=False, blocks=0\n"
+    "            'bf-vertex': early_exit=False\n"
     "            'crauser': block_size=256\n"
     "            'crauser-dense': block_size=256\n"
     "            'crauser-economic': block_size=256\n"
@@ -46,57 +39,18 @@ _TEXT_1 = (
     "            'crauser-pull': block_size=256\n"
     "            'delta-stepping': delta='median'\n"
     "            'dijkstra-reduction': block_size=256\n"
-    "            'frontier' [negative weights]\n"
-    "            'harish' [negative weights]\n"
-    "            'lbr' [negative weights]: k=4, vertices_per_thread=2, wave_budget=1024,\n"
-    "                launches=None\n"
+    "            'frontier'\n"
+    "            'harish'\n"
+    "            'lbr': k=4, vertices_per_thread=2, wave_budget=1024, launches=None\n"
     "            'martin': block_size=256\n"
     "            'martin-pull': block_size=256\n"
-    "            'near-far' [negative weights]: delta=None, cluster=None, team_target=None,\n"
-    "                block_cap=None, grid_target=131072, dense_fraction=16, inline=True,\n"
-    "                dense_target=262144\n"
+    "            'near-far': delta=None, cluster=None, team_target=None, block_cap=None,\n"
+    "                grid_target=131072, dense_fraction=16, inline=True, dense_target=262144\n"
     "            'phast' [integer weights only]: core_size=2048\n"
-    "            'spmv-csr' [negative weights]\n"
-    "            'spmv-ell' [negative weights]"
+    "            'spmv-csr'\n"
+    "            'spmv-ell'"
 )
 _TEXT_2 = (
-    "A gpusp method, or 'auto' to choose one from the graph; default:\n"
-    "          nx.config.backends.gpusp.all_pairs_method ('auto'). Methods, with their options\n"
-    "          (further keyword arguments) and the options' defaults:\n"
-    "          all-pairs methods:\n"
-    "            'apsp-concurrent' [negative weights]: streams=4, block_size=96\n"
-    "            'batched-bfs' [unit weights only]: batch=None, alpha=4, direction='auto'\n"
-    "            'batched-frontier' [negative weights]: batch=None\n"
-    "            'batched-spmm' [negative weights]: batch=None\n"
-    "            'dijkstra-per-thread'\n"
-    "            'phast-batched' [integer weights only]: core_size=2048, cuda_graph=True,\n"
-    "                batch=None\n"
-    "          sssp methods:\n"
-    "            'bf-flag' [negative weights]: blocks=0\n"
-    "            'bf-queue' [negative weights]: slf=False, lll=False\n"
-    "            'bf-strided' [negative weights]: early_exit=False, blocks=0\n"
-    "            'bf-vertex' [negative weights]: early_exit=False\n"
-    "            'crauser': block_size=256\n"
-    "            'crauser-dense': block_size=256\n"
-    "            'crauser-economic': block_size=256\n"
-    "            'crauser-economic-pull': block_size=256\n"
-    "            'crauser-pull': block_size=256\n"
-    "            'delta-stepping': delta='median'\n"
-    "            'dijkstra-reduction': block_size=256\n"
-    "            'frontier' [negative weights]\n"
-    "            'harish' [negative weights]\n"
-    "            'lbr' [negative weights]: k=4, vertices_per_thread=2, wave_budget=1024,\n"
-    "                launches=None\n"
-    "            'martin': block_size=256\n"
-    "            'martin-pull': block_size=256\n"
-    "            'near-far' [negative weights]: delta=None, cluster=None, team_target=None,\n"
-    "                block_cap=None, grid_target=131072, dense_fraction=16, inline=True,\n"
-    "                dense_target=262144\n"
-    "            'phast' [integer weights only]: core_size=2048\n"
-    "            'spmv-csr' [negative weights]\n"
-    "            'spmv-ell' [negative weights]"
-)
-_TEXT_3 = (
     "A gpusp method, or 'auto' to choose one from the graph; default:\n"
     "          nx.config.backends.gpusp.bellman_ford_method ('auto'). Methods, with their\n"
     "          options (further keyword arguments) and the options' defaults:\n"
@@ -125,7 +79,7 @@ _TEXT_3 = (
     "            'spmv-csr' [negative weights]\n"
     "            'spmv-ell' [negative weights]"
 )
-_TEXT_4 = (
+_TEXT_3 = (
     "A gpusp method, or 'auto' to choose one from the graph; default:\n"
     "          nx.config.backends.gpusp.bfs_method ('auto'). Methods, with their options\n"
     "          (further keyword arguments) and the options' defaults:\n"
@@ -134,15 +88,15 @@ _TEXT_4 = (
     "                beta=24\n"
     "            'top-down' [unit weights only]: block_arcs=16384"
 )
-_TEXT_5 = (
+_TEXT_4 = (
     "A gpusp method, or 'auto' to choose one from the graph; default:\n"
     "          nx.config.backends.gpusp.dijkstra_method ('auto'). Methods, with their options\n"
     "          (further keyword arguments) and the options' defaults:\n"
     "          sssp methods:\n"
-    "            'bf-flag' [negative weights]: blocks=0\n"
-    "            'bf-queue' [negative weights]: slf=False, lll=False\n"
-    "            'bf-strided' [negative weights]: early_exit=False, blocks=0\n"
-    "            'bf-vertex' [negative weights]: early_exit=False\n"
+    "            'bf-flag': blocks=0\n"
+    "            'bf-queue': slf=False, lll=False\n"
+    "            'bf-strided': early_exit=False, blocks=0\n"
+    "            'bf-vertex': early_exit=False\n"
     "            'crauser': block_size=256\n"
     "            'crauser-dense': block_size=256\n"
     "            'crauser-economic': block_size=256\n"
@@ -150,20 +104,18 @@ _TEXT_5 = (
     "            'crauser-pull': block_size=256\n"
     "            'delta-stepping': delta='median'\n"
     "            'dijkstra-reduction': block_size=256\n"
-    "            'frontier' [negative weights]\n"
-    "            'harish' [negative weights]\n"
-    "            'lbr' [negative weights]: k=4, vertices_per_thread=2, wave_budget=1024,\n"
-    "                launches=None\n"
+    "            'frontier'\n"
+    "            'harish'\n"
+    "            'lbr': k=4, vertices_per_thread=2, wave_budget=1024, launches=None\n"
     "            'martin': block_size=256\n"
     "            'martin-pull': block_size=256\n"
-    "            'near-far' [negative weights]: delta=None, cluster=None, team_target=None,\n"
-    "                block_cap=None, grid_target=131072, dense_fraction=16, inline=True,\n"
-    "                dense_target=262144\n"
+    "            'near-far': delta=None, cluster=None, team_target=None, block_cap=None,\n"
+    "                grid_target=131072, dense_fraction=16, inline=True, dense_target=262144\n"
     "            'phast' [integer weights only]: core_size=2048\n"
-    "            'spmv-csr' [negative weights]\n"
-    "            'spmv-ell' [negative weights]"
+    "            'spmv-csr'\n"
+    "            'spmv-ell'"
 )
-_TEXT_6 = (
+_TEXT_5 = (
     "A gpusp method, or 'auto' to choose one from the graph; default:\n"
     "          nx.config.backends.gpusp.floyd_warshall_method ('auto'). Methods, with their\n"
     "          options (further keyword arguments) and the options' defaults:\n"
@@ -175,22 +127,22 @@ _TEXT_6 = (
     "            'fw-tiled' [negative weights]\n"
     "            'fw-tiled-shared' [negative weights]"
 )
-_TEXT_7 = (
+_TEXT_6 = (
     "Batched SSSP from every source on the GPU (bit-parallel BFS or min-plus SpMM),\n"
     "each batch reduced on the device to per-source sums, counts and maxima;\n"
     "precomputed sp/e and attr are left to NetworkX. 'auto' runs batched-bfs on\n"
     "unweighted graphs, else batched-spmm."
 )
-_TEXT_8 = (
+_TEXT_7 = (
     "Blocked Floyd-Warshall on the dense matrix on the GPU; a negative cycle raises\n"
     "NetworkXUnbounded."
 )
-_TEXT_9 = (
+_TEXT_8 = (
     "Breadth-first search on the GPU (direction-optimizing or top-down; all pairs by\n"
     "multi-source BFS, a bit per source); nodes in level order, by node order within\n"
     "a level."
 )
-_TEXT_10 = (
+_TEXT_9 = (
     "Many sources in flight on the GPU, in batches sized to free device memory; rows\n"
     "stream as they are read. 'auto' runs Floyd-Warshall for the lengths of dense\n"
     "graphs whose matrix fits, else batched-spmm; with dask_client set, the sources\n"
@@ -199,7 +151,7 @@ _TEXT_10 = (
     "weights] (the others refuse them, ValueError); a negative cycle raises\n"
     "NetworkXUnbounded."
 )
-_TEXT_11 = (
+_TEXT_10 = (
     "Many sources in flight on the GPU, in batches sized to free device memory; rows\n"
     "stream as they are read. 'auto' runs Floyd-Warshall for the lengths of dense\n"
     "graphs whose matrix fits, else batched-spmm; with dask_client set, the sources\n"
@@ -207,7 +159,7 @@ _TEXT_11 = (
     "CPU; results match NetworkX. Negative weights raise ValueError: use a Bellman-\n"
     "Ford function."
 )
-_TEXT_12 = (
+_TEXT_11 = (
     "NetworkX's own values, or the name of a gpusp method. Methods, with their\n"
     "          options (further keyword arguments) and the options' defaults:\n"
     "          sssp methods:\n"
@@ -239,7 +191,7 @@ _TEXT_12 = (
     "                beta=24\n"
     "            'top-down' [unit weights only]: block_arcs=16384"
 )
-_TEXT_13 = (
+_TEXT_12 = (
     "NetworkX's own values, or the name of a gpusp method. Methods:\n"
     "          sssp methods:\n"
     "            'bf-flag' [negative weights]\n"
@@ -266,83 +218,203 @@ _TEXT_13 = (
     "            'direction-optimizing' [unit weights only]\n"
     "            'top-down' [unit weights only]"
 )
-_TEXT_14 = (
+_TEXT_13 = (
     "Predecessor lists are the tight arcs of the final distances (the DAG is built on\n"
     "the GPU); weight functions are evaluated once per arc for each call. Paths are\n"
     "walked as they are read. NetworkX's method also takes a gpusp \"sssp\" method name\n"
     "(Bellman-Ford semantics for methods that take negative weights, Dijkstra's\n"
     "otherwise), and with weight=None a \"bfs\" method name."
 )
-_TEXT_15 = (
+_TEXT_14 = (
     "Runs on the GPU (CuPy) with NumPy twins on the CPU; results match NetworkX.\n"
     "Negative weights need a method marked [negative weights] (the others refuse\n"
     "them, ValueError); a negative cycle raises NetworkXUnbounded."
 )
-_TEXT_16 = (
+_TEXT_15 = (
     "Runs on the GPU (CuPy) with NumPy twins on the CPU; results match NetworkX.\n"
     "Negative weights raise ValueError: use a Bellman-Ford function."
 )
-_TEXT_17 = (
+_TEXT_16 = (
     "Runs on the GPU (CuPy) with NumPy twins on the CPU; results match NetworkX.\n"
     "Negative weights raise ValueError: use a Bellman-Ford function. heuristic=None\n"
     "only (A* with h = 0 is Dijkstra)."
 )
-_TEXT_18 = (
+_TEXT_17 = (
     "Runs on the GPU (CuPy) with NumPy twins on the CPU; results match NetworkX.\n"
     "NetworkX's method also takes a gpusp \"sssp\" method name (Bellman-Ford semantics\n"
     "for methods that take negative weights, Dijkstra's otherwise), and with\n"
     "weight=None a \"bfs\" method name."
 )
-_TEXT_19 = (
+_TEXT_18 = (
     "The chosen method's options (listed under ``method``); an option the method does\n"
     "          not take raises TypeError. nx_gpusp.methods.METHODS describes each option."
 )
 
 FUNCTIONS = {
     "all_pairs_all_shortest_paths": {
-        "additional_docs": _TEXT_14,
+        "additional_docs": _TEXT_13,
         "additional_parameters": {
-            "method : str, optional": _TEXT_12,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_11,
+            "**options": _TEXT_18,
         },
     },
     "all_pairs_bellman_ford_path": {
-        "additional_docs": _TEXT_10,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
-            "method : str, optional": _TEXT_2,
-            "**options": _TEXT_19,
+            "method : str, optional": (
+                "A gpusp method, or 'auto' to choose one from the graph; default:\n"
+                "          nx.config.backends.gpusp.all_pairs_method ('auto'). Methods, with their options\n"
+                "          (further keyword arguments) and the options' defaults:\n"
+                "          all-pairs methods:\n"
+                "            'apsp-concurrent' [negative weights]: streams=4, block_size=96\n"
+                "            'batched-bfs' [unit weights only]: batch=None, alpha=4, direction='auto'\n"
+                "            'batched-frontier' [negative weights]: batch=None\n"
+                "            'batched-spmm' [negative weights]: batch=None\n"
+                "            'dijkstra-per-thread'\n"
+                "            'phast-batched' [integer weights only]: core_size=2048, cuda_graph=True,\n"
+                "                batch=None\n"
+                "          sssp methods:\n"
+                "            'bf-flag' [negative weights]: blocks=0\n"
+                "            'bf-queue' [negative weights]: slf=False, lll=False\n"
+                "            'bf-strided' [negative weights]: early_exit=False, blocks=0\n"
+                "            'bf-vertex' [negative weights]: early_exit=False\n"
+                "            'crauser': block_size=256\n"
+                "            'crauser-dense': block_size=256\n"
+                "            'crauser-economic': block_size=256\n"
+                "            'crauser-economic-pull': block_size=256\n"
+                "            'crauser-pull': block_size=256\n"
+                "            'delta-stepping': delta='median'\n"
+                "            'dijkstra-reduction': block_size=256\n"
+                "            'frontier' [negative weights]\n"
+                "            'harish' [negative weights]\n"
+                "            'lbr' [negative weights]: k=4, vertices_per_thread=2, wave_budget=1024,\n"
+                "                launches=None\n"
+                "            'martin': block_size=256\n"
+                "            'martin-pull': block_size=256\n"
+                "            'near-far' [negative weights]: delta=None, cluster=None, team_target=None,\n"
+                "                block_cap=None, grid_target=131072, dense_fraction=16, inline=True,\n"
+                "                dense_target=262144\n"
+                "            'phast' [integer weights only]: core_size=2048\n"
+                "            'spmv-csr' [negative weights]\n"
+                "            'spmv-ell' [negative weights]"
+            ),
+            "**options": _TEXT_18,
         },
     },
     "all_pairs_bellman_ford_path_length": {
-        "additional_docs": _TEXT_10,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
-            "method : str, optional": _TEXT_1,
-            "**options": _TEXT_19,
+            "method : str, optional": (
+                "A gpusp method, or 'auto' to choose one from the graph; default:\n"
+                "          nx.config.backends.gpusp.all_pairs_method ('auto'). Methods, with their options\n"
+                "          (further keyword arguments) and the options' defaults:\n"
+                "          all-pairs methods:\n"
+                "            'apsp-concurrent' [negative weights]: streams=4, block_size=96\n"
+                "            'batched-bfs' [unit weights only]: batch=None, alpha=4, direction='auto'\n"
+                "            'batched-frontier' [negative weights]: batch=None\n"
+                "            'batched-spmm' [negative weights]: batch=None\n"
+                "            'dijkstra-per-thread'\n"
+                "            'phast-batched' [integer weights only]: core_size=2048, cuda_graph=True,\n"
+                "                batch=None\n"
+                "          floyd-warshall methods:\n"
+                "            'fw-dpx' [negative weights]: lane='auto'\n"
+                "            'fw-per-edge' [negative weights]\n"
+                "            'fw-per-edge-shared' [negative weights]\n"
+                "            'fw-per-vertex' [negative weights]\n"
+                "            'fw-tiled' [negative weights]\n"
+                "            'fw-tiled-shared' [negative weights]\n"
+                "          sssp methods:\n"
+                "            'bf-flag' [negative weights]: blocks=0\n"
+                "            'bf-queue' [negative weights]: slf=False, lll=False\n"
+                "            'bf-strided' [negative weights]: early_exit=False, blocks=0\n"
+                "            'bf-vertex' [negative weights]: early_exit=False\n"
+                "            'crauser': block_size=256\n"
+                "            'crauser-dense': block_size=256\n"
+                "            'crauser-economic': block_size=256\n"
+                "            'crauser-economic-pull': block_size=256\n"
+                "            'crauser-pull': block_size=256\n"
+                "            'delta-stepping': delta='median'\n"
+                "            'dijkstra-reduction': block_size=256\n"
+                "            'frontier' [negative weights]\n"
+                "            'harish' [negative weights]\n"
+                "            'lbr' [negative weights]: k=4, vertices_per_thread=2, wave_budget=1024,\n"
+                "                launches=None\n"
+                "            'martin': block_size=256\n"
+                "            'martin-pull': block_size=256\n"
+                "            'near-far' [negative weights]: delta=None, cluster=None, team_target=None,\n"
+                "                block_cap=None, grid_target=131072, dense_fraction=16, inline=True,\n"
+                "                dense_target=262144\n"
+                "            'phast' [integer weights only]: core_size=2048\n"
+                "            'spmv-csr' [negative weights]\n"
+                "            'spmv-ell' [negative weights]"
+            ),
+            "**options": _TEXT_18,
         },
     },
     "all_pairs_dijkstra": {
-        "additional_docs": _TEXT_11,
+        "additional_docs": _TEXT_10,
         "additional_parameters": {
-            "method : str, optional": _TEXT_2,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_1,
+            "**options": _TEXT_18,
         },
     },
     "all_pairs_dijkstra_path": {
-        "additional_docs": _TEXT_11,
+        "additional_docs": _TEXT_10,
         "additional_parameters": {
-            "method : str, optional": _TEXT_2,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_1,
+            "**options": _TEXT_18,
         },
     },
     "all_pairs_dijkstra_path_length": {
-        "additional_docs": _TEXT_11,
+        "additional_docs": _TEXT_10,
         "additional_parameters": {
-            "method : str, optional": _TEXT_1,
-            "**options": _TEXT_19,
+            "method : str, optional": (
+                "A gpusp method, or 'auto' to choose one from the graph; default:\n"
+                "          nx.config.backends.gpusp.all_pairs_method ('auto'). Methods, with their options\n"
+                "          (further keyword arguments) and the options' defaults:\n"
+                "          all-pairs methods:\n"
+                "            'apsp-concurrent': streams=4, block_size=96\n"
+                "            'batched-bfs' [unit weights only]: batch=None, alpha=4, direction='auto'\n"
+                "            'batched-frontier': batch=None\n"
+                "            'batched-spmm': batch=None\n"
+                "            'dijkstra-per-thread'\n"
+                "            'phast-batched' [integer weights only]: core_size=2048, cuda_graph=True,\n"
+                "                batch=None\n"
+                "          floyd-warshall methods:\n"
+                "            'fw-dpx': lane='auto'\n"
+                "            'fw-per-edge'\n"
+                "            'fw-per-edge-shared'\n"
+                "            'fw-per-vertex'\n"
+                "            'fw-tiled'\n"
+                "            'fw-tiled-shared'\n"
+                "          sssp methods:\n"
+                "            'bf-flag': blocks=0\n"
+                "            'bf-queue': slf=False, lll=False\n"
+                "            'bf-strided': early_exit=False, blocks=0\n"
+                "            'bf-vertex': early_exit=False\n"
+                "            'crauser': block_size=256\n"
+                "            'crauser-dense': block_size=256\n"
+                "            'crauser-economic': block_size=256\n"
+                "            'crauser-economic-pull': block_size=256\n"
+                "            'crauser-pull': block_size=256\n"
+                "            'delta-stepping': delta='median'\n"
+                "            'dijkstra-reduction': block_size=256\n"
+                "            'frontier'\n"
+                "            'harish'\n"
+                "            'lbr': k=4, vertices_per_thread=2, wave_budget=1024, launches=None\n"
+                "            'martin': block_size=256\n"
+                "            'martin-pull': block_size=256\n"
+                "            'near-far': delta=None, cluster=None, team_target=None, block_cap=None,\n"
+                "                grid_target=131072, dense_fraction=16, inline=True, dense_target=262144\n"
+                "            'phast' [integer weights only]: core_size=2048\n"
+                "            'spmv-csr'\n"
+                "            'spmv-ell'"
+            ),
+            "**options": _TEXT_18,
         },
     },
     "all_pairs_shortest_path": {
-        "additional_docs": _TEXT_9,
+        "additional_docs": _TEXT_8,
         "additional_parameters": {
             "method : str, optional": (
                 "A gpusp method, or 'auto' to choose one from the graph; default: 'batched-bfs'.\n"
@@ -385,11 +457,11 @@ FUNCTIONS = {
                 "            'spmv-csr' [negative weights]\n"
                 "            'spmv-ell' [negative weights]"
             ),
-            "**options": _TEXT_19,
+            "**options": _TEXT_18,
         },
     },
     "all_pairs_shortest_path_length": {
-        "additional_docs": _TEXT_9,
+        "additional_docs": _TEXT_8,
         "additional_parameters": {
             "method : str, optional": (
                 "A gpusp method, or 'auto' to choose one from the graph; default: 'batched-bfs'.\n"
@@ -439,39 +511,39 @@ FUNCTIONS = {
                 "            'spmv-csr' [negative weights]\n"
                 "            'spmv-ell' [negative weights]"
             ),
-            "**options": _TEXT_19,
+            "**options": _TEXT_18,
         },
     },
     "all_shortest_paths": {
-        "additional_docs": _TEXT_14,
+        "additional_docs": _TEXT_13,
         "additional_parameters": {
-            "method : str, optional": _TEXT_12,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_11,
+            "**options": _TEXT_18,
         },
     },
     "ancestors": {
-        "additional_docs": _TEXT_9,
+        "additional_docs": _TEXT_8,
         "additional_parameters": {
-            "method : str, optional": _TEXT_4,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_3,
+            "**options": _TEXT_18,
         },
     },
     "astar_path": {
-        "additional_docs": _TEXT_17,
+        "additional_docs": _TEXT_16,
         "additional_parameters": {
-            "method : str, optional": _TEXT_5,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_4,
+            "**options": _TEXT_18,
         },
     },
     "astar_path_length": {
-        "additional_docs": _TEXT_17,
+        "additional_docs": _TEXT_16,
         "additional_parameters": {
-            "method : str, optional": _TEXT_5,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_4,
+            "**options": _TEXT_18,
         },
     },
     "average_shortest_path_length": {
-        "additional_docs": _TEXT_7,
+        "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": (
                 "NetworkX's own values, or the name of a gpusp method. Methods, with their\n"
@@ -485,28 +557,28 @@ FUNCTIONS = {
                 "            'phast-batched' [integer weights only]: core_size=2048, cuda_graph=True,\n"
                 "                batch=None"
             ),
-            "**options": _TEXT_19,
+            "**options": _TEXT_18,
         },
     },
     "barycenter": {
-        "additional_docs": _TEXT_7,
+        "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_19,
+            "**options": _TEXT_18,
         },
     },
     "bellman_ford_path": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_14,
         "additional_parameters": {
-            "method : str, optional": _TEXT_3,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_2,
+            "**options": _TEXT_18,
         },
     },
     "bellman_ford_path_length": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_14,
         "additional_parameters": {
-            "method : str, optional": _TEXT_3,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_2,
+            "**options": _TEXT_18,
         },
     },
     "bellman_ford_predecessor_and_distance": {
@@ -518,8 +590,8 @@ FUNCTIONS = {
             "negative cycle raises NetworkXUnbounded."
         ),
         "additional_parameters": {
-            "method : str, optional": _TEXT_3,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_2,
+            "**options": _TEXT_18,
         },
     },
     "bidirectional_dijkstra": {
@@ -530,64 +602,64 @@ FUNCTIONS = {
             "raise ValueError: use a Bellman-Ford function."
         ),
         "additional_parameters": {
-            "method : str, optional": _TEXT_5,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_4,
+            "**options": _TEXT_18,
         },
     },
     "bidirectional_shortest_path": {
-        "additional_docs": _TEXT_9,
+        "additional_docs": _TEXT_8,
         "additional_parameters": {
-            "method : str, optional": _TEXT_4,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_3,
+            "**options": _TEXT_18,
         },
     },
     "center": {
-        "additional_docs": _TEXT_7,
+        "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_19,
+            "**options": _TEXT_18,
         },
     },
     "closeness_centrality": {
-        "additional_docs": _TEXT_7,
+        "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_19,
+            "**options": _TEXT_18,
         },
     },
     "descendants": {
-        "additional_docs": _TEXT_9,
+        "additional_docs": _TEXT_8,
         "additional_parameters": {
-            "method : str, optional": _TEXT_4,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_3,
+            "**options": _TEXT_18,
         },
     },
     "descendants_at_distance": {
-        "additional_docs": _TEXT_9,
+        "additional_docs": _TEXT_8,
         "additional_parameters": {
-            "method : str, optional": _TEXT_4,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_3,
+            "**options": _TEXT_18,
         },
     },
     "diameter": {
-        "additional_docs": _TEXT_7,
+        "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_19,
+            "**options": _TEXT_18,
         },
     },
     "dijkstra_path": {
-        "additional_docs": _TEXT_16,
+        "additional_docs": _TEXT_15,
         "additional_parameters": {
-            "method : str, optional": _TEXT_5,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_4,
+            "**options": _TEXT_18,
         },
     },
     "dijkstra_path_length": {
-        "additional_docs": _TEXT_16,
+        "additional_docs": _TEXT_15,
         "additional_parameters": {
-            "method : str, optional": _TEXT_5,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_4,
+            "**options": _TEXT_18,
         },
     },
     "dijkstra_predecessor_and_distance": {
@@ -598,15 +670,15 @@ FUNCTIONS = {
             "raise ValueError: use a Bellman-Ford function."
         ),
         "additional_parameters": {
-            "method : str, optional": _TEXT_5,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_4,
+            "**options": _TEXT_18,
         },
     },
     "eccentricity": {
-        "additional_docs": _TEXT_7,
+        "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_19,
+            "**options": _TEXT_18,
         },
     },
     "find_negative_cycle": {
@@ -619,31 +691,31 @@ FUNCTIONS = {
         "additional_parameters": {},
     },
     "floyd_warshall": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_7,
         "additional_parameters": {
-            "method : str, optional": _TEXT_6,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_5,
+            "**options": _TEXT_18,
         },
     },
     "floyd_warshall_numpy": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_7,
         "additional_parameters": {
-            "method : str, optional": _TEXT_6,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_5,
+            "**options": _TEXT_18,
         },
     },
     "floyd_warshall_predecessor_and_distance": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_7,
         "additional_parameters": {
-            "method : str, optional": _TEXT_6,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_5,
+            "**options": _TEXT_18,
         },
     },
     "global_efficiency": {
-        "additional_docs": _TEXT_7,
+        "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_19,
+            "**options": _TEXT_18,
         },
     },
     "goldberg_radzik": {
@@ -655,22 +727,22 @@ FUNCTIONS = {
             "others refuse them, ValueError); a negative cycle raises NetworkXUnbounded."
         ),
         "additional_parameters": {
-            "method : str, optional": _TEXT_3,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_2,
+            "**options": _TEXT_18,
         },
     },
     "harmonic_centrality": {
-        "additional_docs": _TEXT_7,
+        "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_19,
+            "**options": _TEXT_18,
         },
     },
     "has_path": {
-        "additional_docs": _TEXT_9,
+        "additional_docs": _TEXT_8,
         "additional_parameters": {
-            "method : str, optional": _TEXT_4,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_3,
+            "**options": _TEXT_18,
         },
     },
     "johnson": {
@@ -680,159 +752,159 @@ FUNCTIONS = {
         ),
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_19,
+            "**options": _TEXT_18,
         },
     },
     "multi_source_dijkstra": {
-        "additional_docs": _TEXT_16,
+        "additional_docs": _TEXT_15,
         "additional_parameters": {
-            "method : str, optional": _TEXT_5,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_4,
+            "**options": _TEXT_18,
         },
     },
     "multi_source_dijkstra_path": {
-        "additional_docs": _TEXT_16,
+        "additional_docs": _TEXT_15,
         "additional_parameters": {
-            "method : str, optional": _TEXT_5,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_4,
+            "**options": _TEXT_18,
         },
     },
     "multi_source_dijkstra_path_length": {
-        "additional_docs": _TEXT_16,
+        "additional_docs": _TEXT_15,
         "additional_parameters": {
-            "method : str, optional": _TEXT_5,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_4,
+            "**options": _TEXT_18,
         },
     },
     "negative_edge_cycle": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_14,
         "additional_parameters": {
-            "method : str, optional": _TEXT_3,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_2,
+            "**options": _TEXT_18,
         },
     },
     "node_connected_component": {
-        "additional_docs": _TEXT_9,
+        "additional_docs": _TEXT_8,
         "additional_parameters": {
-            "method : str, optional": _TEXT_4,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_3,
+            "**options": _TEXT_18,
         },
     },
     "periphery": {
-        "additional_docs": _TEXT_7,
+        "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_19,
+            "**options": _TEXT_18,
         },
     },
     "predecessor": {
-        "additional_docs": _TEXT_9,
+        "additional_docs": _TEXT_8,
         "additional_parameters": {
-            "method : str, optional": _TEXT_4,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_3,
+            "**options": _TEXT_18,
         },
     },
     "radius": {
-        "additional_docs": _TEXT_7,
+        "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_19,
+            "**options": _TEXT_18,
         },
     },
     "shortest_path": {
-        "additional_docs": _TEXT_18,
+        "additional_docs": _TEXT_17,
         "additional_parameters": {
-            "method : str, optional": _TEXT_13,
+            "method : str, optional": _TEXT_12,
         },
     },
     "shortest_path_length": {
-        "additional_docs": _TEXT_18,
+        "additional_docs": _TEXT_17,
         "additional_parameters": {
-            "method : str, optional": _TEXT_13,
+            "method : str, optional": _TEXT_12,
         },
     },
     "single_source_all_shortest_paths": {
-        "additional_docs": _TEXT_14,
+        "additional_docs": _TEXT_13,
         "additional_parameters": {
-            "method : str, optional": _TEXT_12,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_11,
+            "**options": _TEXT_18,
         },
     },
     "single_source_bellman_ford": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_14,
         "additional_parameters": {
-            "method : str, optional": _TEXT_3,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_2,
+            "**options": _TEXT_18,
         },
     },
     "single_source_bellman_ford_path": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_14,
         "additional_parameters": {
-            "method : str, optional": _TEXT_3,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_2,
+            "**options": _TEXT_18,
         },
     },
     "single_source_bellman_ford_path_length": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_14,
         "additional_parameters": {
-            "method : str, optional": _TEXT_3,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_2,
+            "**options": _TEXT_18,
         },
     },
     "single_source_dijkstra": {
-        "additional_docs": _TEXT_16,
+        "additional_docs": _TEXT_15,
         "additional_parameters": {
-            "method : str, optional": _TEXT_5,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_4,
+            "**options": _TEXT_18,
         },
     },
     "single_source_dijkstra_path": {
-        "additional_docs": _TEXT_16,
+        "additional_docs": _TEXT_15,
         "additional_parameters": {
-            "method : str, optional": _TEXT_5,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_4,
+            "**options": _TEXT_18,
         },
     },
     "single_source_dijkstra_path_length": {
-        "additional_docs": _TEXT_16,
+        "additional_docs": _TEXT_15,
         "additional_parameters": {
-            "method : str, optional": _TEXT_5,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_4,
+            "**options": _TEXT_18,
         },
     },
     "single_source_shortest_path": {
-        "additional_docs": _TEXT_9,
+        "additional_docs": _TEXT_8,
         "additional_parameters": {
-            "method : str, optional": _TEXT_4,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_3,
+            "**options": _TEXT_18,
         },
     },
     "single_source_shortest_path_length": {
-        "additional_docs": _TEXT_9,
+        "additional_docs": _TEXT_8,
         "additional_parameters": {
-            "method : str, optional": _TEXT_4,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_3,
+            "**options": _TEXT_18,
         },
     },
     "single_target_shortest_path": {
-        "additional_docs": _TEXT_9,
+        "additional_docs": _TEXT_8,
         "additional_parameters": {
-            "method : str, optional": _TEXT_4,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_3,
+            "**options": _TEXT_18,
         },
     },
     "single_target_shortest_path_length": {
-        "additional_docs": _TEXT_9,
+        "additional_docs": _TEXT_8,
         "additional_parameters": {
-            "method : str, optional": _TEXT_4,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_3,
+            "**options": _TEXT_18,
         },
     },
     "wiener_index": {
-        "additional_docs": _TEXT_7,
+        "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_19,
+            "**options": _TEXT_18,
         },
     },
 }

@@ -26,7 +26,7 @@ METHOD_OPTIONS = {
     "all_pairs_method": "all-pairs",
 }
 
-# option -> (default, description); the description feeds get_info and the README
+# option -> (default, description); the description feeds get_info and docs/reference/options.md
 OPTIONS = {
     "device": ("auto", "'auto' (CUDA when CuPy sees a GPU, else NumPy), 'cuda', "
                        "'cuda:N' (GPU number N) or 'cpu' (the NumPy twins)"),
@@ -58,6 +58,15 @@ OPTIONS = {
                               "hierarchy it builds, one file per graph content (nodes, "
                               "edges, weights) and core size, and finds it in later "
                               "processes (None: none kept)"),
+    "cpu_min_edges": (
+        50_000,
+        "without a CUDA GPU (device='auto'): automatic dispatch runs single-source "
+        "Dijkstra and Bellman-Ford calls without a target or cutoff on the NumPy twins "
+        "from this many arcs (where they were measured faster than NetworkX)"),
+    "cpu_min_edges_bfs": (
+        200_000,
+        "without a CUDA GPU (device='auto'): the same for single-source breadth-first "
+        "calls (unweighted)"),
     "dask_client": (None, "a distributed.Client: the all-pairs functions, johnson and the "
                           "all-pairs measures split their sources across its workers "
                           "(None: this process only)"),
@@ -166,6 +175,8 @@ class GpuspConfig(Config):
     should_run_min_all_pairs_work: int = 100_000
     should_run_min_nodes_dense: int = 64
     hierarchy_cache: object = None
+    cpu_min_edges: int = 50_000
+    cpu_min_edges_bfs: int = 200_000
     dask_client: object = None
 
     def _on_setattr(self, key, value):

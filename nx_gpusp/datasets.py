@@ -13,7 +13,7 @@ Where the files are: ``load`` looks in ``root`` (or ``$NX_GPUSP_DATA``, else
 ``../shared/data`` beside a source checkout), then in the download cache that
 :func:`fetch` fills from each data set's public source (``$NX_GPUSP_DATA_CACHE``,
 else the user cache folder ``nx-gpusp``; needs the ``data`` extra, ``pooch``).
-Origins, licences and checksums: ``docs/datasets.md`` and :data:`SOURCES`.
+Origins, licences and checksums: ``docs/guide/datasets.md`` and :data:`SOURCES`.
 
 Generators are deterministic for a given ``seed``, vectorised, and return CSRGraph;
 ``nx_gpusp.convert.to_networkx`` turns a small one into a NetworkX graph.
@@ -41,6 +41,11 @@ __all__ = [
     "rmat", "random_predecessors", "road_grid", "random_geometric_road",
     "dense_random", "with_potentials",
 ]
+
+
+def __dir__():
+    """The public names only (``dir(nx_gpusp.datasets)``, tab completion)."""
+    return sorted(__all__)
 
 
 # -- the common tail of every reader ---------------------------------------------------
@@ -245,11 +250,16 @@ DATASETS = {
 
 
 def data_root():
-    """``$NX_GPUSP_DATA``, else ``../shared/data`` beside the repository root."""
+    """``$NX_GPUSP_DATA``, else ``../shared/data`` beside a source checkout (the package
+    imported from a clone: its root holds pyproject.toml); None for an installed wheel
+    without ``NX_GPUSP_DATA``."""
     env = os.environ.get("NX_GPUSP_DATA")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[1].parent / "shared" / "data"
+    checkout = Path(__file__).resolve().parents[1]
+    if (checkout / "pyproject.toml").is_file():
+        return checkout.parent / "shared" / "data"
+    return None
 
 
 def cache_dir():
@@ -274,14 +284,15 @@ def find(name, root=None):
     """The path of data set ``name``: under ``root`` (default :func:`data_root`), else
     in :func:`cache_dir`. FileNotFoundError, saying how to get it, when in neither."""
     relpath, _ = _entry(name)
-    places = [Path(root or data_root()) / relpath, cache_dir() / relpath]
+    folder = root or data_root()
+    places = ([Path(folder) / relpath] if folder else []) + [cache_dir() / relpath]
     for path in places:
         if path.is_file():
             return path
     raise FileNotFoundError(
-        f"data set {name!r} not found (looked for {places[0]} and {places[1]}); set "
+        f"data set {name!r} not found (looked for {' and '.join(map(str, places))}); set "
         f"NX_GPUSP_DATA to the data folder, or download it: "
-        f"nx_gpusp.datasets.fetch({name!r}) (pip install 'nx-gpusp[data]')")
+        f"nx_gpusp.datasets.fetch({name!r}) (needs pooch: the package's data extra)")
 
 
 def load(name, *, as_csr=False, root=None, download=False, **kw):

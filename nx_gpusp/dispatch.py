@@ -4,9 +4,15 @@ does), and the rules every dispatched call shares:
 
 - a call that names a gpusp-only keyword (``method=``, a method option) runs on gpusp,
   however small the graph: NetworkX itself would reject the keyword;
-- on a machine without a CUDA GPU, automatic dispatch leaves calls to NetworkX unless
-  the user chose the NumPy twins (``device="cpu"``): they are slower than NetworkX on
-  most graphs (NetworkX logs the reason on its ``networkx.utils.backends`` logger);
+- on a machine without a CUDA GPU (``device="auto"``), automatic dispatch runs a call
+  on the NumPy twins only where they were measured faster than NetworkX: a function's
+  ``cpu_should_run`` policy (the ``cpu_*`` thresholds of the configuration); a function
+  without one stays on NetworkX there;
+- the first call that automatic dispatch leaves to NetworkX warns, once per process
+  (:class:`nx_gpusp.errors.DeclinedWarning`), saying why and what to set; every decline
+  is logged on NetworkX's ``networkx.utils.backends`` logger (DEBUG);
+- ``device="cuda"`` on a machine where CuPy sees no GPU raises
+  :class:`nx_gpusp.errors.DeviceUnavailableError` at the call;
 - results are lazy mappings unless ``lazy_results`` is off (then plain dicts).
 
 The documentation NetworkX shows under "Backends" in ``help(nx.<function>)``
@@ -19,11 +25,14 @@ cheap read at NetworkX's import.
 import functools
 import inspect
 import textwrap
+import warnings
 
 from .config import get_config
+from .errors import DeclinedWarning, DeviceUnavailableError
 
 __all__ = ["networkx_algorithm", "IMPLEMENTATIONS", "bind_arguments", "CALLS",
-           "gpusp_keywords", "can_run", "should_run", "function_docs"]
+           "gpusp_keywords", "can_run", "should_run", "function_docs", "NO_GPU_REASON",
+           "announce_decline"]
 
 IMPLEMENTATIONS = {}
 CALLS = {}  # name -> number of calls into the backend (used to prove dispatch happened)
@@ -83,7 +92,8 @@ def _var_keyword(func):
 
 
 def can_run(name, args, kwargs):
-    """Whether gpusp can run this call (True, or a reason that NetworkX logs)."""
+    """Whether gpusp can run this call (True, or a reason that NetworkX logs); raises
+    DeviceUnavailableError where the configured CUDA device is not there."""
     func = IMPLEMENTATIONS.get(name)
     if func is None:
         return False
@@ -92,10 +102,24 @@ def can_run(name, args, kwargs):
         from .executor import cuda_available
 
         if not cuda_available():
-            return f"device={device!r} but CuPy sees no CUDA GPU"
+            raise DeviceUnavailableError(
+                f"nx.config.backends.gpusp.device is {device!r}, but CuPy is not "
+                "installed or sees no CUDA GPU on this machine. On a GPU machine install "
+                "CuPy (the package's cuda13 or cuda12 extra: pip install -e '.[cuda13]' "
+                "in a checkout); else set "
+                "device='auto' (NetworkX, or the NumPy twins where they are faster) or "
+                "device='cpu' (the NumPy twins), e.g. NX_GPUSP_DEVICE=auto")
     if func.can_run is None:
         return True
-    return func.can_run(bind_arguments(func.__wrapped__, args, kwargs))
+    reason = func.can_run(bind_arguments(func.__wrapped__, args, kwargs))
+    if reason is not True:
+        announce_decline(name, reason)
+    return reason
+
+
+NO_GPU_REASON = (
+    "no CUDA GPU here, and gpusp's NumPy twins were measured slower than NetworkX for "
+    "this call")
 
 
 def should_run(name, args, kwargs):
@@ -106,24 +130,68 @@ def should_run(name, args, kwargs):
     arguments = bind_arguments(func.__wrapped__, args, kwargs)
     if gpusp_keywords(func, arguments):
         return True
+    policy = func.should_run
     if get_config().device == "auto":
         from .executor import cuda_available
 
         if not cuda_available():
-            return ("no CUDA GPU here: gpusp would run its NumPy twins, slower than "
-                    "NetworkX (set nx.config.backends.gpusp.device='cpu' or "
-                    "NX_GPUSP_DEVICE=cpu to run them anyway)")
-    if func.should_run is None:
-        return True
-    return func.should_run(arguments)
+            policy = func.cpu_should_run or (lambda arguments: NO_GPU_REASON)
+    reason = True if policy is None else policy(arguments)
+    if reason is not True:
+        announce_decline(name, reason)
+    return reason
 
 
-def networkx_algorithm(*, name=None, can_run=None, should_run=None, doc="", methods=(),
-                       default=None, extra_parameters=None):
+_ANNOUNCED = []  # the one decline this process warned about
+
+
+def announce_decline(name, reason):
+    """Warn (DeclinedWarning) about the first call of the process that automatic
+    dispatch leaves to NetworkX: why, and what to set; later declines are on NetworkX's
+    DEBUG log only. Silent for a call that named ``backend=``: NetworkX raises there."""
+    if _ANNOUNCED or not isinstance(reason, str) or not _automatic_dispatch():
+        return
+    _ANNOUNCED.append(name)
+    warnings.warn(
+        f"gpusp left {name}() to NetworkX: {reason}. backend='gpusp' runs it on gpusp "
+        "anyway; nx.config.backends.gpusp holds the thresholds and the device. This "
+        "warning is shown once per process; the 'networkx.utils.backends' logger "
+        "(DEBUG) gives the reason of every call left to NetworkX.",
+        DeclinedWarning, stacklevel=_caller_level())
+
+
+def _automatic_dispatch():
+    """Whether NetworkX's dispatcher chose the backend of the user's call in progress
+    (its outermost dispatched call names no ``backend=``); False outside a call."""
+    import sys
+
+    frame, automatic = sys._getframe(1), False
+    while frame is not None:
+        if frame.f_code.co_name == "_call_if_any_backends_installed":
+            automatic = frame.f_locals.get("backend") is None
+        frame = frame.f_back
+    return automatic
+
+
+def _caller_level():
+    """The stacklevel of the first frame outside NetworkX and gpusp: the user's call."""
+    import sys
+
+    frame, level = sys._getframe(2), 2
+    while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] in (
+            "networkx", "nx_gpusp"):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def networkx_algorithm(*, name=None, can_run=None, should_run=None, cpu_should_run=None,
+                       doc="", methods=(), default=None, extra_parameters=None):
     """Register ``func`` as the backend's implementation of NetworkX's ``name``.
 
     can_run(arguments) / should_run(arguments) receive the bound arguments and return
-    True, or a string saying why not.
+    True, or a string saying why not. cpu_should_run(arguments) replaces should_run
+    where ``device="auto"`` finds no CUDA GPU: the calls where the NumPy twins beat
+    NetworkX (None: none; the function then stays on NetworkX there).
 
     Documentation (see :func:`function_docs`): ``doc``, gpusp's notes on the function
     (how it runs; caveats, such as errors NetworkX would not raise); ``methods``, the
@@ -139,7 +207,11 @@ def networkx_algorithm(*, name=None, can_run=None, should_run=None, doc="", meth
         @functools.wraps(func)
         def dispatched(*args, **kwargs):
             CALLS[key] = CALLS.get(key, 0) + 1
-            result = func(*args, **kwargs)
+            try:
+                result = func(*args, **kwargs)
+            except NotImplementedError as err:  # automatic dispatch: NetworkX runs it
+                announce_decline(key, str(err))
+                raise
             if not get_config().lazy_results:
                 from .results import materialize
 
@@ -151,6 +223,7 @@ def networkx_algorithm(*, name=None, can_run=None, should_run=None, doc="", meth
         dispatched.__signature__ = inspect.signature(func)
         dispatched.can_run = can_run
         dispatched.should_run = should_run
+        dispatched.cpu_should_run = cpu_should_run
         dispatched.doc = doc
         dispatched.methods = tuple(methods)
         dispatched.default_method = default
@@ -173,11 +246,17 @@ def _lines(text, indent=""):
                          subsequent_indent=indent + "    ")
 
 
-def _method_line(m, with_options):
+def takes_negative_weights(func):
+    """Whether the function ``func`` accepts negative weights at all: not NetworkX's
+    Dijkstra and A* functions, which refuse them whatever the method."""
+    return not any(word in func.__name__ for word in ("dijkstra", "astar"))
+
+
+def _method_line(m, with_options, negative_weights=True):
     flags = [text for flag, text in (("negative_weights", "negative weights"),
                                      ("unit_weights_only", "unit weights only"),
                                      ("integer_weights_only", "integer weights only"))
-             if getattr(m, flag)]
+             if getattr(m, flag) and (flag != "negative_weights" or negative_weights)]
     line = f"'{m.name}'" + (f" [{', '.join(flags)}]" if flags else "")
     if with_options and m.options:
         line += ": " + ", ".join(f"{k}={default!r}" for k, (default, _doc) in m.options.items())
@@ -208,7 +287,7 @@ def _method_parameter(func):
     for problem in func.methods:
         lines.append(f"{problem} methods:")
         for m in sorted(methods_for(problem), key=lambda m: m.name):
-            lines += _lines(_method_line(m, with_options), "  ")
+            lines += _lines(_method_line(m, with_options, takes_negative_weights(func)), "  ")
     return "method : str, optional", _INDENT.join(lines)
 
 

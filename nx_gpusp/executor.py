@@ -33,8 +33,8 @@ __all__ = ["Executor", "get_executor", "cuda_available", "format_bytes", "BUILD_
 BUILD_OPTIONS = {
     "-DNF_PROFILE": "near_far.cu: the team launches add the clock64 cycles of each round's "
                     "phases (round start; relax and its barrier; predecessors, snapshot, "
-                    "carry and their barrier) into the device array nf_profile[3]; "
-                    "tools/sssp_probe.py prints them per round",
+                    "carry and their barrier) into the module's __device__ array "
+                    "nf_profile[3] (CuPy: RawModule.get_global('nf_profile'))",
 }
 
 @functools.cache

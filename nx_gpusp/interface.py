@@ -32,6 +32,15 @@ class BackendInterface:
     def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False,
                         preserve_node_attrs=False, preserve_graph_attrs=False, name=None,
                         graph_name=None):
+        try:
+            return BackendInterface._convert_from_nx(G, edge_attrs, preserve_edge_attrs,
+                                                     preserve_graph_attrs)
+        except NotImplementedError as err:  # automatic dispatch: NetworkX runs the call
+            dispatch.announce_decline(name or "the call", str(err))
+            raise
+
+    @staticmethod
+    def _convert_from_nx(G, edge_attrs, preserve_edge_attrs, preserve_graph_attrs):
         if isinstance(G, CSRGraph):
             return G
         # a gpusp call follows: the CUDA libraries load now, alongside the conversion

@@ -91,7 +91,7 @@ def test_asv_warm_up_skips_slow_calls_once(tmp_path, monkeypatch):
 
 
 def test_kernel_runner_whole_result_keeps_stats_and_predecessors():
-    """What tools/sssp_probe.py and tools/paper_claims.py time: the solver's whole result
+    """What tools/paper_claims.py times: the solver's whole result
     (statistics, predecessors when asked), its distances equal to the plain runner's."""
     from nx_gpusp import bench, datasets
     from nx_gpusp.executor import Executor

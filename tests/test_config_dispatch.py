@@ -11,6 +11,7 @@ import sys
 import networkx as nx
 import pytest
 
+import nx_gpusp
 import nx_gpusp.interface  # noqa: F401  (registers the functions)
 from nx_gpusp import dispatch
 from nx_gpusp.config import GpuspConfig, default_config
@@ -122,28 +123,97 @@ def test_gpusp_only_keyword_runs_gpusp_on_a_small_graph(automatic):
         assert _calls("shortest_path_length") == before + 1
 
 
-def test_without_gpu_automatic_dispatch_stays_on_networkx(automatic, monkeypatch, caplog):
+@pytest.fixture
+def no_gpu(monkeypatch):
+    """A machine without a CUDA GPU, whose first decline has not been announced yet."""
     monkeypatch.setattr("nx_gpusp.executor.cuda_available", lambda: False)
-    G = nx.gnm_random_graph(300, 2000, seed=1)
-    with nx.config.backends.gpusp(device="auto", should_run_min_edges=0):
-        before = _calls("single_source_dijkstra_path_length")
-        with caplog.at_level(logging.DEBUG, logger="networkx"):
-            nx.single_source_dijkstra_path_length(G, 0)
-        assert _calls("single_source_dijkstra_path_length") == before
-        assert "no CUDA GPU" in caplog.text
-        with nx.config.backends.gpusp(device="cpu"):
-            nx.single_source_dijkstra_path_length(G, 0)
-        assert _calls("single_source_dijkstra_path_length") == before + 1
+    monkeypatch.setattr(dispatch, "_ANNOUNCED", [])
+
+
+def _ran(name, call):
+    before = _calls(name)
+    call()
+    return _calls(name) == before + 1
+
+
+def test_without_gpu_automatic_dispatch_runs_the_twins_where_they_win(automatic, no_gpu,
+                                                                         caplog):
+    """device='auto' without a GPU: single-source calls without a target run on the
+    twins from cpu_min_edges arcs (cpu_min_edges_bfs for breadth-first calls); calls
+    with a target or cutoff, smaller graphs and all-pairs calls stay on NetworkX."""
+    import warnings
+
+    G = nx.gnm_random_graph(300, 2000, seed=1)  # 4,000 arcs
+    name = "single_source_dijkstra_path_length"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", nx_gpusp.DeclinedWarning)
+        with nx.config.backends.gpusp(device="auto", cpu_min_edges=4_001):
+            with caplog.at_level(logging.DEBUG, logger="networkx"):
+                assert not _ran(name, lambda: nx.single_source_dijkstra_path_length(G, 0))
+            assert "cpu_min_edges=4001 arcs (this graph: 4000)" in caplog.text
+        with nx.config.backends.gpusp(device="auto", cpu_min_edges=4_000,
+                                      cpu_min_edges_bfs=4_001):
+            assert _ran(name, lambda: nx.single_source_dijkstra_path_length(G, 0))
+            assert _ran("single_source_bellman_ford", lambda: nx.single_source_bellman_ford(G, 0))
+            assert _ran("shortest_path_length",
+                        lambda: nx.shortest_path_length(G, 0, weight="weight"))
+            # NetworkX stops early at a target or cutoff; the twins do not
+            assert not _ran("dijkstra_path_length", lambda: nx.dijkstra_path_length(G, 0, 9))
+            assert not _ran(name, lambda: nx.single_source_dijkstra_path_length(G, 0, 2))
+            assert not _ran("single_source_shortest_path_length",
+                            lambda: nx.single_source_shortest_path_length(G, 0))
+            assert not _ran("shortest_path_length", lambda: nx.shortest_path_length(G, 0))
+            assert not _ran("all_pairs_dijkstra_path_length",
+                            lambda: dict(nx.all_pairs_dijkstra_path_length(G)))
+        with nx.config.backends.gpusp(device="auto", cpu_min_edges_bfs=4_000):
+            assert _ran("single_source_shortest_path_length",
+                        lambda: nx.single_source_shortest_path_length(G, 0))
+        with nx.config.backends.gpusp(device="cpu", should_run_min_edges=0):
+            # device='cpu' chose the twins: the GPU's thresholds apply
+            assert _ran("dijkstra_path_length", lambda: nx.dijkstra_path_length(G, 0, 9))
         # an explicit backend="gpusp" always runs (the NumPy twins here)
-        nx.single_source_dijkstra_path_length(G, 0, backend="gpusp")
-        assert _calls("single_source_dijkstra_path_length") == before + 2
+        assert _ran(name, lambda: nx.single_source_dijkstra_path_length(G, 0, backend="gpusp"))
 
 
-def test_device_cuda_without_gpu_cannot_run(monkeypatch):
+def test_first_decline_warns_once_per_process(automatic, no_gpu):
+    G = nx.path_graph(5)
+    with nx.config.backends.gpusp(device="auto"), \
+            pytest.warns(nx_gpusp.DeclinedWarning) as record:
+        assert nx.single_source_dijkstra_path_length(G, 0) == {i: i for i in range(5)}
+        nx.dijkstra_path_length(G, 0, 3)
+        dict(nx.all_pairs_dijkstra_path_length(G))
+    assert len(record) == 1
+    message = str(record[0].message)
+    assert "single_source_dijkstra_path_length() to NetworkX" in message
+    assert "cpu_min_edges=" in message and "backend='gpusp'" in message
+    assert record[0].filename == __file__  # points at the user's call
+
+
+def test_decline_at_conversion_warns_too(automatic, monkeypatch):
+    monkeypatch.setattr(dispatch, "_ANNOUNCED", [])
+    G = nx.path_graph(4)
+    nx.set_edge_attributes(G, {(0, 1): float("inf")}, "weight")
+    with nx.config.backends.gpusp(device="cpu", should_run_min_edges=0):
+        with pytest.warns(nx_gpusp.DeclinedWarning, match="to NetworkX"):
+            assert nx.single_source_dijkstra_path_length(G, 1) == nx.single_source_dijkstra_path_length(
+                G, 1, backend="networkx")
+
+
+def test_device_cuda_without_gpu_fails_with_a_gpusp_error(monkeypatch):
     monkeypatch.setattr("nx_gpusp.executor.cuda_available", lambda: False)
+    G = nx.path_graph(3)
     with nx.config.backends.gpusp(device="cuda"):
-        reason = dispatch.can_run("single_source_dijkstra", (nx.path_graph(3), 0), {})
-    assert isinstance(reason, str) and "no CUDA GPU" in reason
+        with pytest.raises(nx_gpusp.DeviceUnavailableError, match="sees no CUDA GPU.*device='cpu'"):
+            dispatch.can_run("single_source_dijkstra", (G, 0), {})
+        with pytest.raises(nx_gpusp.DeviceUnavailableError, match="device is 'cuda'"):
+            nx.single_source_dijkstra(G, 0, backend="gpusp")
+
+
+def test_device_cuda_without_gpu_fails_under_automatic_dispatch(automatic, monkeypatch):
+    monkeypatch.setattr("nx_gpusp.executor.cuda_available", lambda: False)
+    with nx.config.backends.gpusp(device="cuda:1"):
+        with pytest.raises(nx_gpusp.DeviceUnavailableError, match="'cuda:1'"):
+            nx.single_source_dijkstra_path_length(nx.path_graph(3), 0)
 
 
 def test_first_need_of_cupy_starts_the_driver_before_its_import(monkeypatch):
@@ -209,18 +279,6 @@ def test_warm_up_at_import_follows_the_backend_priority(monkeypatch):
     assert warm_up_at_import(cfg)
     with pytest.raises(ValueError, match="warm_up"):
         cfg.warm_up = "call"
-
-
-def test_readme_lists_every_option():
-    from pathlib import Path
-
-    from nx_gpusp.config import OPTIONS
-
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    table = readme[readme.index("| option | default | meaning |"):]
-    rows = {line.split("|")[1].strip().strip("`") for line in table.splitlines()
-            if line.startswith("| `")}
-    assert set(OPTIONS) <= rows, set(OPTIONS) - rows
 
 
 def test_cuda_driver_start_is_harmless_where_it_cannot_run(monkeypatch):

@@ -105,6 +105,37 @@ def test_load_rejects_unknown_names():
         datasets.load("nope")
 
 
+def test_an_installed_package_looks_only_in_the_cache(tmp_path, monkeypatch):
+    """A wheel (no pyproject.toml above the package) without NX_GPUSP_DATA: only the
+    download cache is searched and named, never a folder inside the environment."""
+    import shutil
+
+    package = tmp_path / "site-packages" / "nx_gpusp"
+    shutil.copytree(Path(datasets.__file__).parent, package,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    monkeypatch.delenv("NX_GPUSP_DATA", raising=False)
+    monkeypatch.setenv("NX_GPUSP_DATA_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(datasets, "__file__", str(package / "datasets.py"))
+    assert datasets.data_root() is None
+    with pytest.raises(FileNotFoundError) as err:
+        datasets.find("rome99")
+    message = str(err.value)
+    assert str(tmp_path / "cache") in message and "site-packages" not in message
+    assert "shared" not in message and "NX_GPUSP_DATA" in message
+
+
+def test_a_source_checkout_looks_beside_it(monkeypatch):
+    monkeypatch.delenv("NX_GPUSP_DATA", raising=False)
+    root = Path(datasets.__file__).resolve().parents[1]
+    assert datasets.data_root() == root.parent / "shared" / "data"
+
+
+def test_dir_lists_the_public_names_only():
+    names = dir(datasets)
+    assert set(names) == set(datasets.__all__)
+    assert not {"np", "nx", "os", "gzip"} & set(names)
+
+
 # -- generators -----------------------------------------------------------------------
 GENERATORS = [
     (datasets.rmat, (8,), {}),

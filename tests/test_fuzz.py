@@ -378,7 +378,7 @@ def _run(call, G, backend):
         if kwargs.get("usebounds") and (
                 any(isinstance(w, float) for w in _weights_used(G, call.weight))
                 or getattr(G, "fuzz_view", None) is not None and len(G)):
-            # README (all-pairs measures, usebounds): gpusp computes every eccentricity;
+            # docs/guide/semantics.md (all-pairs measures, usebounds): gpusp computes every eccentricity;
             # NetworkX's bounding search adds and subtracts float distances (its bounds
             # round, and it can loop forever), and on an undirected view of a digraph,
             # whose distances need not be symmetric, it looped forever: NetworkX without
@@ -430,7 +430,7 @@ def _named_weight(call):
 
 def _asymmetric_view(G, weight):
     """An undirected view of a digraph where an edge weighs differently from each end
-    (each reads its own arc): gpusp declines it (README, Functions)."""
+    (each reads its own arc): gpusp declines it (docs/guide/semantics.md, Functions)."""
     view = getattr(G, "fuzz_view", None)
     if view is None or view[1] != "to_undirected" or not isinstance(weight, str):
         return False
@@ -540,7 +540,7 @@ class Checker:
         finite = [abs(w) for w in _weights_used(G, call.weight)
                   if isinstance(w, (int, float)) and math.isfinite(w)]
         self.scale = float(sum(finite))
-        # ints and floats mixed (Floyd-Warshall: a missing weight is 1.0). README
+        # ints and floats mixed (Floyd-Warshall: a missing weight is 1.0). docs/guide/semantics.md
         # (number types): NetworkX's type follows the path it found, which may be
         # another of equally short ones, and the all-pairs measures give floats there
         used = _weights_used(G, call.weight)
@@ -551,7 +551,7 @@ class Checker:
                 used += [d[call.weight] for u, v, d in G.edges(data=True)  # edge's type
                          if call.weight in d]
         self.mixed_types = len({type(w) for w in used} & {int, float}) > 1
-        # README (zero-length float cycles): gpusp's Floyd-Warshall never goes round one,
+        # docs/guide/semantics.md (zero-length float cycles): gpusp's Floyd-Warshall never goes round one,
         # NetworkX's in-place sweeps may round it below zero, making a 0 (int) a float
         floyd_warshall = "floyd_warshall" in call.name or \
             call.args.get("method") in ("floyd-warshall", "floyd-warshall-numpy")
@@ -588,11 +588,11 @@ class Checker:
             if self.lists == "nodes":
                 assert got == exp or self.rounding_ties(got, exp), (where, got, exp)
             elif self.lists == "predecessors":
-                # README (predecessor lists): every predecessor NetworkX lists, by
+                # docs/guide/semantics.md (predecessor lists): every predecessor NetworkX lists, by
                 # distance with ties in node order (NetworkX's: its queue's order)
                 assert Counter(got) == Counter(exp), (where, got, exp)
             elif self.lists == "path lists":
-                # README (all shortest paths): NetworkX's paths and repeats, in its order
+                # docs/guide/semantics.md (all shortest paths): NetworkX's paths and repeats, in its order
                 # for the same predecessor lists (those come in another order)
                 assert Counter(map(tuple, got)) == Counter(map(tuple, exp)), \
                     (where, got, exp)
@@ -613,7 +613,7 @@ class Checker:
                     (where, got)
             return
         if isinstance(exp, dict):
-            # README (Results, unweighted): keys in non-decreasing distance, ties and a
+            # docs/guide/semantics.md (Results, unweighted): keys in non-decreasing distance, ties and a
             # BFS level's nodes in node order (NetworkX's: its queue's): not compared
             assert isinstance(got, Mapping), (where, type(got))
             assert set(got) == set(exp), (where, set(got) ^ set(exp))
@@ -633,7 +633,7 @@ class Checker:
         raise AssertionError(f"{where}: no comparison for {type(exp).__name__}")
 
     def path(self, got, exp, where, start):
-        """README (unweighted, predecessor lists): a shortest path, not always the one
+        """docs/guide/semantics.md (unweighted, predecessor lists): a shortest path, not always the one
         NetworkX picks among equals (tie-breaking; the path bidirectional searches meet
         on): compared by its length."""
         assert isinstance(got, list) and got, (where, got)
@@ -643,7 +643,7 @@ class Checker:
                       _path_length(self.G, exp, self.weight), self.scale), (where, got, exp)
 
     def tree(self, got, exp):
-        """goldberg_radzik's (pred, dist). README (goldberg_radzik): where several
+        """goldberg_radzik's (pred, dist). docs/guide/semantics.md (goldberg_radzik): where several
         shortest-path trees exist a parent may differ from NetworkX's; each is a tail
         of a shortest path's last arc, and the parents lead to the source."""
         (gp, gd), (ep, ed) = got, exp
@@ -663,7 +663,7 @@ class Checker:
                 assert len(walked) <= len(ep), ("pred: not a tree", walked)
 
     def rounding_ties(self, got, exp):
-        """README (all-pairs measures): on float weights center, periphery and barycenter
+        """docs/guide/semantics.md (all-pairs measures): on float weights center, periphery and barycenter
         may differ by nodes whose value (eccentricity, or sum of distances) ties the
         best up to the rounding of sums added in another order."""
         if not any(isinstance(w, float) for w in _weights_used(self.G, self.weight)):
@@ -679,7 +679,7 @@ class Checker:
         return all(abs(value[v] - best) <= tol for v in set(got) | set(exp))
 
     def cycle(self, got, exp):
-        """find_negative_cycle's cycle. README (negative cycles): it starts at its first
+        """find_negative_cycle's cycle. docs/guide/semantics.md (negative cycles): it starts at its first
         node in G's node order (NetworkX's where its queue noticed it), and where
         several negative cycles are reachable it may be another one."""
         assert isinstance(got, list) and len(got) >= 2 and got[0] == got[-1], got
@@ -833,7 +833,7 @@ def _allowed(G, call, got, exp):
     if call.name == "negative_edge_cycle" and gkind == "ok" and exp[0] == "raised" and \
             type(exp[1]) is nx.NetworkXError and "Frozen graph" in str(exp[1]):
         return ("NetworkX's negative_edge_cycle adds a node of its own, which a view "
-                "refuses; gpusp answers (README)")
+                "refuses; gpusp answers (docs/guide/semantics.md)")
     networkx_failed = exp[0] == "raised" and (
         type(exp[1]) is AttributeError or
         (type(exp[1]) is nx.NetworkXError and "detected but not found" in str(exp[1])))
@@ -866,7 +866,7 @@ def check(G, call, exact=False):
     got = _run(call, G, "gpusp")
     if call.name.startswith("astar") and call.weight is not None and _negative(G, call):
         # NetworkX's A* takes negative weights unchecked and loops forever on a
-        # negative cycle; gpusp leaves them to it (README, Functions)
+        # negative cycle; gpusp leaves them to it (docs/guide/semantics.md, Functions)
         assert got[0] == "raised" and isinstance(got[1], (NotImplementedError, nx.NodeNotFound)) \
             or got == ("ok", [call.args["source"]]) or got == ("ok", 0), \
             f"{describe(G)}\n{call}\ngpusp: {got[0]} {got[1]!r} (negative weights)"

@@ -67,6 +67,15 @@ def test_methods_are_documented(name):
             assert (f"'{m.name}'" in doc) == (m.name in listed), m.name
 
 
+def test_negative_weights_tag_only_where_the_function_takes_them():
+    """help() tags methods "[negative weights]" only for functions that accept negative
+    weights: NetworkX's Dijkstra functions refuse them whatever the method."""
+    assert "[negative weights]" not in nx.single_source_dijkstra.__doc__
+    assert "[negative weights]" not in nx.all_pairs_dijkstra_path_length.__doc__
+    assert "'near-far' [negative weights]" in nx.single_source_bellman_ford.__doc__
+    assert "'near-far' [negative weights]" in nx.shortest_path.__doc__
+
+
 def test_info_data_is_current():
     """nx_gpusp/_info_data.py is what the decorators and the registry render now (after
     adding or changing a function or a method: python tools/gen_info.py)."""

@@ -727,7 +727,7 @@ def test_fuzz_find_negative_cycle_of_a_self_loop_networkx_cannot_walk(device):
 def test_fuzz_barycenter_float_ties_are_exact_ties(device):
     """Three nodes' distance sums are exactly 4.3; NetworkX's float sums break the tie in
     its order of additions ([1]). gpusp's nodes are barycenters in exact arithmetic
-    (README: float ties of center, periphery and barycenter)."""
+    (docs/guide/semantics.md: float ties of center, periphery and barycenter)."""
     edges = [(0, 1, 0.1), (0, 5, 1.0), (0, 4, 0.0), (1, 3, 2.0), (1, 2, 1.0)]
     G = nx.Graph([(u, v, {"weight": w}) for u, v, w in edges])
     exact = nx.Graph([(u, v, {"weight": Fraction(w)}) for u, v, w in edges])

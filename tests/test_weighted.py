@@ -60,7 +60,7 @@ def test_dijkstra_cutoff_and_multisource(device, name, G):
         assert_valid_path(G, p, p[0], t, expected[t])
     # sources as a one-shot iterator: read once, every one of them a source
     # (NetworkX's own `target in sources` test exhausts a generator first, and it
-    # returns {}; README, predecessor lists and negative cycles)
+    # returns {}; docs/guide/semantics.md, predecessor lists and negative cycles)
     assert_lengths_equal(nx.multi_source_dijkstra_path_length(
         G, (v for v in sources), backend="gpusp"), expected)
     dist, paths = nx.multi_source_dijkstra(G, iter(sources), backend="gpusp")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Run ON the GPU machine (no network there; see docs/benchmarks.md): install the
+# Run ON the GPU machine (no network there; see docs/performance.md): install the
 # carried asv wheels (.whl/, from tools/fetch_device_wheels.sh) offline into /tmp/site
 # and this checkout (editable, tools/device_snapshot.sh), run a part of the asv suite
 # at the "gpu" scale in the existing python3, bounded in time, then tar the results
@@ -48,7 +48,8 @@ case "${ASV_PROFILE:-kernels}" in
     calls)  # public NetworkX calls on NY, FLA, Gnutella04 (issue 12's rows)
         P_CLASSES="bench_networkx_calls.LengthsLookups bench_networkx_calls.PathsLookups
             bench_networkx_calls.LengthsDict bench_networkx_calls.PathsDict
-            bench_networkx_calls.FirstCall bench_networkx_calls.AllPairsDict"
+            bench_networkx_calls.FirstCall bench_networkx_calls.AllPairsDict
+            bench_networkx_calls.Measures"
         P_WORKLOADS=NY-synthetic,FLA,gnutella04 ;;
     calls-large)  # public calls on the generated graphs (no NetworkX graph built)
         P_CLASSES="bench_networkx_calls.LengthsLookups bench_networkx_calls.PathsLookups

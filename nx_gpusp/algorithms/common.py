@@ -13,9 +13,9 @@ from ..solvers.sssp import cutoff_value, is_real
 
 __all__ = ["configured_executor", "as_csr", "own_weight", "check_weights", "check_reachable_self_loops",
            "node_index", "label_index", "run_sssp", "weight_can_run", "sssp_should_run",
-           "attribute_weight_can_run", "reversed_graph", "all_pairs_should_run",
-           "arc_count", "family_of", "check_reweighted_ints", "method_not_supported",
-           "SEARCH_METHODS"]
+           "sssp_cpu_should_run", "bfs_cpu_should_run", "attribute_weight_can_run",
+           "reversed_graph", "all_pairs_should_run", "arc_count", "family_of",
+           "check_reweighted_ints", "method_not_supported", "SEARCH_METHODS"]
 
 
 def configured_executor():
@@ -213,6 +213,39 @@ def sssp_should_run(arguments):
     arcs = arc_count(G)
     if arcs < threshold:
         return f"graph has {arcs} arcs, fewer than should_run_min_edges={threshold}"
+    return True
+
+
+def sssp_cpu_should_run(arguments):
+    """Automatic dispatch without a CUDA GPU: the NumPy twins run single-source Dijkstra
+    and Bellman-Ford calls without a target or cutoff on graphs of at least
+    ``cpu_min_edges`` arcs, where they were measured faster than NetworkX
+    (tools/cpu_thresholds.py)."""
+    return _cpu_should_run(arguments, "cpu_min_edges")
+
+
+def bfs_cpu_should_run(arguments):
+    """:func:`sssp_cpu_should_run` for breadth-first calls (``cpu_min_edges_bfs``)."""
+    return _cpu_should_run(arguments, "cpu_min_edges_bfs")
+
+
+def _cpu_should_run(arguments, option):
+    from ..dispatch import NO_GPU_REASON
+
+    G = arguments.get("G")
+    if G is None or isinstance(G, CSRGraph):
+        return True
+    if arguments.get("source") is None and arguments.get("sources") is None:
+        return NO_GPU_REASON
+    for key in ("target", "cutoff"):
+        if arguments.get(key) is not None:
+            return (f"no CUDA GPU here, and with a {key} NetworkX can stop its search "
+                    "early, where gpusp's NumPy twins run it whole (slower)")
+    threshold = getattr(get_config(), option)
+    arcs = arc_count(G)
+    if arcs < threshold:
+        return (f"no CUDA GPU here, and gpusp's NumPy twins beat NetworkX only from "
+                f"{option}={threshold} arcs (this graph: {arcs})")
     return True
 
 

@@ -19,9 +19,10 @@ from ..results import AllShortestPathsMap, TightArcs, sources_first
 from ..solvers.apsp.progress import Progress
 from . import unweighted
 from .all_pairs import all_pairs_rows
-from .common import (SEARCH_METHODS, all_pairs_should_run, as_csr, check_weights, family_of,
-                     label_index, method_not_supported, node_index, own_weight,
-                     reversed_graph, run_sssp, sssp_should_run, weight_can_run)
+from .common import (SEARCH_METHODS, all_pairs_should_run, as_csr, bfs_cpu_should_run,
+                     check_weights, family_of, label_index, method_not_supported,
+                     node_index, own_weight, reversed_graph, run_sssp, sssp_cpu_should_run,
+                     sssp_should_run, weight_can_run)
 from .measures import MEASURE, measure_can_run, measure_should_run, statistics
 from .weighted import SSSP_DOC, TIGHT_DOC, tight_arcs
 
@@ -34,7 +35,15 @@ def _should_run(arguments):
     return sssp_should_run(arguments)
 
 
-_policy = {"can_run": weight_can_run, "should_run": _should_run}
+def _cpu_should_run(arguments):
+    """Without a CUDA GPU: the breadth-first rule for weight=None, else Dijkstra's."""
+    if arguments.get("weight") is None or arguments.get("method") == "unweighted":
+        return bfs_cpu_should_run(arguments)
+    return sssp_cpu_should_run(arguments)
+
+
+_policy = {"can_run": weight_can_run, "should_run": _should_run,
+           "cpu_should_run": _cpu_should_run}
 # NetworkX's own `method` also takes gpusp method names
 _GPUSP_NAMES = ("NetworkX's method also takes a gpusp \"sssp\" method name (Bellman-Ford "
                 "semantics for methods that take negative weights, Dijkstra's otherwise), "

@@ -31,8 +31,8 @@ from ..solvers import answers
 from ..solvers.apsp.progress import Progress
 from ..solvers.sssp.bfs import level_predecessors
 from .all_pairs import all_pairs_rows
-from .common import (all_pairs_should_run, as_csr, configured_executor, label_index,
-                     node_index, sssp_should_run, weight_can_run)
+from .common import (all_pairs_should_run, as_csr, bfs_cpu_should_run, configured_executor,
+                     label_index, node_index, sssp_should_run, weight_can_run)
 
 __all__ = ["run_bfs", "bfs_depth", "generic_bfs_method", "shortest_path_unweighted",
            "shortest_path_length_unweighted"]
@@ -40,7 +40,8 @@ __all__ = ["run_bfs", "bfs_depth", "generic_bfs_method", "shortest_path_unweight
 BFS_DOC = ("Breadth-first search on the GPU (direction-optimizing or top-down; all pairs "
            "by multi-source BFS, a bit per source); nodes in level order, by node order "
            "within a level.")
-_policy = {"can_run": weight_can_run, "should_run": sssp_should_run, "doc": BFS_DOC,
+_policy = {"can_run": weight_can_run, "should_run": sssp_should_run,
+           "cpu_should_run": bfs_cpu_should_run, "doc": BFS_DOC,
            "methods": ("bfs",), "default": "bfs_method"}
 # all pairs: "batched-bfs" by default, a "bfs" method source after source, or any
 # all-pairs method (Floyd-Warshall ones for the lengths) on unit weights

@@ -16,11 +16,13 @@ from ..solvers.apsp.johnson import reweighted
 from ..solvers.sssp.negative_cycle import negative_cycle
 from .all_pairs import all_pairs_rows, batched_rows
 from .common import (all_pairs_should_run, as_csr, check_weights, configured_executor,
-                     label_index, node_index, run_sssp, sssp_should_run, weight_can_run)
+                     label_index, node_index, run_sssp, sssp_cpu_should_run,
+                     sssp_should_run, weight_can_run)
 
 __all__ = ["tight_arcs", "predecessors_and_distances"]
 
-_policy = {"can_run": weight_can_run, "should_run": sssp_should_run}
+_policy = {"can_run": weight_can_run, "should_run": sssp_should_run,
+           "cpu_should_run": sssp_cpu_should_run}
 
 # the documentation of the decorators (help() shows it under "Backends")
 SSSP_DOC = "Runs on the GPU (CuPy) with NumPy twins on the CPU; results match NetworkX."

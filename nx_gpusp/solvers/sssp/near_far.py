@@ -92,7 +92,7 @@ R-MAT a wave reached the hubs inside one round's threshold and the next rounds l
 them again: rounds 1-3 each walked 13-17M of R-MAT 20's 31.4M arcs in hub rows (H100,
 median of 24 runs: R-MAT 20 1.93 -> 1.77 ms, R-MAT 22 5.90 -> 5.16; the least weight alone
 gained more on R-MAT but cost flatter Kronecker graphs up to 18%; table in
-docs/benchmarks.md).
+the git history of docs/benchmarks.md).
 
 int32 runs. Where the dense rounds may run (non-negative weights) and every distance
 fits int32 (integer weights, n * max w < 2**31 - 2), the whole run is on int32
@@ -140,7 +140,8 @@ run (DeviceCSR.scratch) instead of a dozen allocations a run. On R-MAT 20 the ho
 round and idled the rest. H100, lengths as a NetworkX call gets them, median of 33
 calls (11 sources x 3) round-robin in one process against the code before: R-MAT 20
 1.814 -> 1.618 ms, random-pred 1M 0.725 -> 0.634, 4M 1.537 -> 1.428, Kronecker 19
-2.289 -> 2.068, NY 3.284 -> 3.155 (table in docs/benchmarks.md).
+2.289 -> 2.068, NY 3.284 -> 3.155 (table in the git history of
+docs/benchmarks.md).
 """
 
 import functools
