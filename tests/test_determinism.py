@@ -15,7 +15,7 @@ import pytest
 from graphs import assert_lengths_equal, assert_paths_valid, plain, random_graph
 from nx_gpusp.methods import methods_for
 
-REPEATS = {"cpu": 2, "cuda": 8}
+REPEATS = {"cpu": 2, "cuda": 5}
 
 
 def _graphs():
