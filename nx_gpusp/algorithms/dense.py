@@ -116,5 +116,5 @@ def floyd_warshall(G, weight="weight", *, method=None, **options):
     mixed = isinstance(int_arcs(graph, floyd_warshall=True), np.ndarray)
     ex, d, p = _floyd_warshall(graph, keep_negative_diagonal=True, predecessors=mixed,
                                method=method, options=options)
-    ints = int_along_rows(graph, None if p is None else answers.predecessor_matrix(ex, p)[0])
+    ints = int_along_rows(graph, answers.predecessor_matrix(ex, p)[0] if mixed else None)
     return _distance_rows(ex, graph, d, ints)
