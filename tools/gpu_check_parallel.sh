@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole GPU suite in five parts run side by side on one GPU (tools/gpu_check.sh per
+# The whole GPU suite in six parts run side by side on one GPU (tools/gpu_check.sh per
 # part), within a total of $1 seconds (default 540), so that it fits a 10-minute
 # command. Logs: $OUT/gpu_tests.log and $OUT/gpu_summary.log (the parts' joined).
 # Prints each file's summary line, then the totals.
@@ -7,7 +7,7 @@
 OUT=${OUT:-/tmp/out}
 total=${1:-540}; per_file=${2:-400}
 pids=()
-for letters in a-c d-e f-m n-r s-z; do
+for letters in a-c d-e f-m n o-r s-z; do
   dir="$OUT/part-$letters"; mkdir -p "$dir"
   GPU_CHECK_FILES="$(ls tests/test_[$letters]*.py)" OUT="$dir" \
     timeout "$total" bash tools/gpu_check.sh "$per_file" > /dev/null 2>&1 &
