@@ -111,6 +111,9 @@ def nvcc_version(nvcc="nvcc"):
 
 def build_family(source, name_expressions, options, out, work, archs, nvcc="nvcc"):
     family = Path(source).stem
+    from .ops import kernel_tables
+
+    archs = [a for a in archs if a >= kernel_tables()[family].min_arch]
     tu = work / f"{family}_instances.cu"
     tu.write_text(translation_unit(source, name_expressions))
     fatbin = out / f"{family}.fatbin"
@@ -121,7 +124,7 @@ def build_family(source, name_expressions, options, out, work, archs, nvcc="nvcc
     symbols = sorted(set(re.findall(rb"_Z[0-9A-Za-z_]+", fatbin.read_bytes())))
     names = [s.decode() for s in symbols]
     table = match_symbols(name_expressions, names + [e for e in name_expressions if "<" not in e])
-    return {"fatbin": fatbin.name, "source_sha256": source_hash(source),
+    return {"fatbin": fatbin.name, "cubin_archs": archs, "source_sha256": source_hash(source),
             "options": list(options), "symbols": table}
 
 

@@ -76,7 +76,7 @@ def choose_binary(manifest, filename, name_expressions, options, digest, capabil
         return None, (f"the driver (CUDA {driver_version // 1000}.{driver_version % 1000 // 10}) "
                       f"is older than the binaries' CUDA {toolkit // 1000}")
     major, minor = capability
-    cubins = [int(a) for a in manifest["cubin_archs"]]
+    cubins = [int(a) for a in entry.get("cubin_archs", manifest["cubin_archs"])]
     if any(a // 10 == major and a % 10 <= minor for a in cubins):
         return entry, None
     ptx = int(manifest["ptx_arch"]) if manifest.get("ptx_arch") else None

@@ -118,3 +118,10 @@ def test_every_family_loads_from_the_shipped_binaries():
         assert MODULE_ORIGIN[source, ex.device_id] == "prebuilt", MODULE_ORIGIN[source, ex.device_id]
         for e in exprs:
             assert table._module.get_function(e) is not None
+
+
+def test_a_family_built_for_fewer_architectures_compiles_below_them():
+    m = manifest()
+    m["families"][FILE]["cubin_archs"] = [80, 86, 89, 90, 100, 120]
+    assert choose(m, (7, 5))[1] == "no binary for sm_75"
+    assert choose(m, (8, 0))[1] is None

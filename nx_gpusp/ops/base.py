@@ -36,6 +36,7 @@ class CudaKernelTable:
     plain = ()  # non-template kernel names
     types = (np.int64, np.float64)
     instances = ()  # further instantiations, spelled out ("name<int, true>")
+    min_arch = 75  # the oldest sm the source compiles for (prebuilt cubins start there)
 
     @classmethod
     def name_expressions(cls):
