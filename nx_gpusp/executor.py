@@ -289,10 +289,45 @@ def nvrtc_options():
     return ("-std=c++17",) + tuple(os.environ.get("NX_GPUSP_NVRTC_OPTIONS", "").split())
 
 
+# (filename, device) -> "prebuilt" or "nvrtc: <why>": where each loaded module came from
+MODULE_ORIGIN = {}
+
+
+def _prebuilt_module(cp, filename, name_expressions, device_id):
+    """The shipped fatbin of ``filename`` where it serves this device and driver, else
+    None (the reason logged once and kept in MODULE_ORIGIN)."""
+    from . import prebuilt
+
+    manifest = prebuilt.read_manifest()
+    entry, reason = None, "this install has no prebuilt kernels"
+    if manifest:
+        props = cp.cuda.runtime.getDeviceProperties(device_id)
+        entry, reason = prebuilt.choose_binary(
+            manifest, filename, name_expressions, nvrtc_options(),
+            prebuilt.source_hash(filename), (props["major"], props["minor"]),
+            cp.cuda.runtime.driverGetVersion())
+    if entry is not None:
+        try:
+            raw = cp.RawModule(path=str(prebuilt.BINARY_DIR / entry["fatbin"]))
+            module = prebuilt.PrebuiltModule(raw, entry["symbols"])
+            for expr in name_expressions:  # load now: the first launch pays nothing more
+                module.get_function(expr)
+            MODULE_ORIGIN[filename, device_id] = "prebuilt"
+            return module
+        except Exception as err:  # a driver that cannot load it (CUDA_ERROR_...)
+            reason = f"loading {entry['fatbin']} failed ({err})"
+    MODULE_ORIGIN[filename, device_id] = f"nvrtc: {reason}"
+    prebuilt.log_fallback(reason)
+    return None
+
+
 @functools.cache
 def _raw_module_unlocked(filename, name_expressions, device_id):
     cp = _cupy()
     cp.cuda.runtime.setDevice(device_id)
+    module = _prebuilt_module(cp, filename, name_expressions, device_id)
+    if module is not None:
+        return module
     compiler = cp.cuda.compiler
     restore_compiler_versions(compiler)
     known = set(getattr(compiler, "_empty_file_preprocess_cache", ()))

@@ -36,13 +36,18 @@ class CudaKernelTable:
     plain = ()  # non-template kernel names
     types = (np.int64, np.float64)
     instances = ()  # further instantiations, spelled out ("name<int, true>")
+    min_arch = 75  # the oldest sm the source compiles for (prebuilt cubins start there)
+
+    @classmethod
+    def name_expressions(cls):
+        """Every kernel the table launches, as NVRTC name expressions."""
+        exprs = [f"{k}<{CUDA_TYPE[np.dtype(t)]}>" for k in cls.templates for t in cls.types]
+        return tuple(exprs) + tuple(cls.plain) + tuple(cls.instances)
 
     def __init__(self, executor):
         self.ex = executor
         self.cp = executor.xp
-        exprs = [f"{k}<{CUDA_TYPE[np.dtype(t)]}>" for k in self.templates for t in self.types]
-        self._module = executor.module(self.source, tuple(exprs) + tuple(self.plain)
-                                       + tuple(self.instances))
+        self._module = executor.module(self.source, self.name_expressions())
         self._cache = {}
 
     def kernel(self, name, dtype=None):

@@ -35,6 +35,7 @@ def tile_of(lane):
 
 class CudaOps(CudaKernelTable):
     source = "floyd_warshall_dpx.cu"
+    min_arch = 80  # cp.async
     templates = ()
     plain = tuple(f"fw_dpx_{k}_{lane}" for k in ("diagonal", "minplus") for lane in LANES
                   if lane not in KERNEL_LANE)

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The first calls of a fresh process with an empty CuPy kernel cache (a new machine):
+# NetworkX imported and NY loaded first (not timed), then each call timed once, and the
+# origin of every kernel module loaded (prebuilt or NVRTC). Run on a GPU machine with
+# the package installed (a wheel with kernels, or a tree with nx_gpusp/kernel_binaries).
+# Usage: bash tools/cold_first_call.sh
+set -euo pipefail
+cache=$(mktemp -d); trap 'rm -rf "$cache"' EXIT
+CUPY_CACHE_DIR=$cache python3 - <<'PY'
+import logging, time
+logging.basicConfig(level=logging.INFO, format="%(message)s")
+import networkx as nx
+import nx_gpusp.datasets
+NY = nx_gpusp.datasets.load("NY")
+P = nx.path_graph(500)
+calls = [("single_source_dijkstra_path_length(NY, 0)", lambda: nx.single_source_dijkstra_path_length(NY, 0, backend="gpusp")),
+         ("single_source_bellman_ford_path_length(NY, 0)", lambda: nx.single_source_bellman_ford_path_length(NY, 0, backend="gpusp")),
+         ("floyd_warshall_numpy(path_graph(500))", lambda: nx.floyd_warshall_numpy(P, backend="gpusp")),
+         ("closeness_centrality(path_graph(500))", lambda: nx.closeness_centrality(P, backend="gpusp"))]
+total = 0.0
+for label, call in calls:
+    t = time.perf_counter(); call(); t = time.perf_counter() - t; total += t
+    print(f"{label:48s} {t:7.3f} s")
+print(f"{'all four':48s} {total:7.3f} s")
+from nx_gpusp.executor import MODULE_ORIGIN
+for (source, device), origin in sorted(MODULE_ORIGIN.items()):
+    print(f"  {source:28s} {origin}")
+PY
