@@ -27,7 +27,6 @@ round for round.
 
 from types import SimpleNamespace
 
-import networkx as nx
 import numpy as np
 
 from ..graph import INT32_MAX, distance_inf  # INT32_MAX: the dense phase's int32 "unreached"
@@ -91,6 +90,8 @@ def dense_round_bound(n):
 def checked_dense_rounds(rounds):
     """``rounds`` as a dense phase reported it; -1 (its bound reached) raises."""
     if rounds < 0:
+        import networkx as nx  # the kernel tables import without NetworkX (the wheel's build)
+
         raise nx.NetworkXAlgorithmError(
             "gpusp near-far: the dense rounds reached their bound of 2n + 16 rounds with "
             "vertices still pending, which non-negative weights rule out: a fault in "
