@@ -59,3 +59,16 @@ def test_conditional_compilation_is_a_documented_build_option():
             if match:
                 tested |= set(re.findall(r"[A-Za-z_]\w*", match.group(2).split("//")[0]))
     assert tested - {"defined", "__CUDA_ARCH__"} <= documented, tested
+
+
+def test_kernel_tables_import_without_networkx():
+    """The wheel's kernel build lists the tables' name expressions in an environment
+    that has NumPy only."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['networkx'] = None\n"
+            "from nx_gpusp.prebuilt import kernel_modules\n"
+            "assert len(kernel_modules()) > 20\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-2000:]
