@@ -170,25 +170,35 @@ def test_threads_share_a_converted_graph(device, method):
     G = _copy(GRAPHS[2][1])
     sources = list(G)[:8]
     expected = {s: nx.single_source_dijkstra_path_length(G, s) for s in sources}
+
+    def call(k, rep):
+        s = sources[(k + rep) % len(sources)]
+        got = nx.single_source_dijkstra_path_length(G, s, backend="gpusp", method=method)
+        return (k, s), plain(got) == expected[s]
+
+    _in_threads(device, call)
+
+
+def _in_threads(device, call, threads=4):
+    """``call(k, rep)`` -> (what was asked, whether the answer was right), REPEATS times
+    in each of ``threads`` threads, each on a non-blocking stream of its own on CUDA:
+    no call raises and every answer is right."""
     wrong, errors = [], []
 
     def work(k):
         try:
-            stream = _own_stream(device)
-            with stream:
+            with _own_stream(device):
                 for rep in range(REPEATS[device]):
-                    s = sources[(k + rep) % len(sources)]
-                    got = plain(nx.single_source_dijkstra_path_length(
-                        G, s, backend="gpusp", method=method))
-                    if got != expected[s]:
-                        wrong.append((k, s))
+                    asked, right = call(k, rep)
+                    if not right:
+                        wrong.append(asked)
         except Exception as exc:  # noqa: BLE001  (reported by the assertion below)
             errors.append(exc)
 
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
-    for t in threads:
+    running = [threading.Thread(target=work, args=(k,)) for k in range(threads)]
+    for t in running:
         t.start()
-    for t in threads:
+    for t in running:
         t.join()
     assert not errors
     assert not wrong
@@ -253,23 +263,10 @@ def test_threads_share_batched_phast(device):
     time."""
     G = _copy(GRAPHS[2][1])
     expected = dict(nx.all_pairs_dijkstra_path_length(G))
-    wrong, errors = [], []
 
-    def work(k):
-        try:
-            with _own_stream(device):
-                for _ in range(REPEATS[device]):
-                    got = plain(dict(nx.all_pairs_dijkstra_path_length(
-                        G, backend="gpusp", method="phast-batched", batch=64)))
-                    if got != expected:
-                        wrong.append(k)
-        except Exception as exc:  # noqa: BLE001  (reported by the assertion below)
-            errors.append(exc)
+    def call(k, _rep):
+        got = nx.all_pairs_dijkstra_path_length(G, backend="gpusp", method="phast-batched",
+                                                batch=64)
+        return k, plain(dict(got)) == expected
 
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
-    assert not wrong
+    _in_threads(device, call)
