@@ -8,15 +8,21 @@
 // dist is position-major, dist[p * width + b] = the distance of the vertex at position p
 // from source b (width: the batch padded to a multiple of 32, padding columns unreached),
 // so a vertex's distances for the batch are side by side and a warp reads them coalesced.
-//   phast_batch_pull   one level: for each position p in [begin, end) and each chunk of
+//   phast_batch_pull   one level: for each position p of the level and each chunk of
 //                      PB_CHUNK columns, dist[p][b] = min(dist[p][b], dist[u][b] + w)
 //                      over p's in-arcs (u, w) of the sweep (tails given as positions).
-//                      One warp per (position, chunk): its lanes load 32 arcs at a time
-//                      and broadcast each by a shuffle, then every lane relaxes
+//                      The level's in-arcs are cut into segments of at most PB_SEG arcs
+//                      of one head (heads[s], from starts[s]; segments [seg_begin,
+//                      seg_end) are the level's), so a vertex of many in-arcs (the top
+//                      levels') is spread over many warps instead of one long serial
+//                      loop. One warp per (segment, chunk): its lanes load the segment's
+//                      arcs and broadcast each by a shuffle, then every lane relaxes
 //                      PB_ITEMS columns of the arc's tail (lanes over the batch). A level's
 //                      tails lie in other levels, so its warps never read each other.
-//                      A vertex without in-arcs in the sweep (every vertex of the lowest
-//                      level, going up) is skipped, and only lowered entries are stored.
+//                      Only lowered entries are stored: a plain store where the segment
+//                      is the head's only one, else atomicMin (the result is the minimum
+//                      whatever the order). A vertex without in-arcs in the sweep (every
+//                      vertex of the lowest level, going up) has no segment.
 //   phast_batch_core   the core (positions [cb, n), k of them): dist[cb + j][b] = min over
 //                      i of scratch[i][b] + D[i][j] (scratch: the core's rows before the
 //                      step; D: the core's distances in the storage type, D[j][j] = 0).
@@ -39,24 +45,28 @@
 #define PB_THREADS 256  // ops/phast_batched.py: BLOCK
 #define PB_ITEMS 8      // columns a lane relaxes per chunk
 #define PB_CHUNK (32 * PB_ITEMS)
+#define PB_SEG 32       // in-arcs a segment (ops/phast_batched.py: SEGMENT)
 #define PB_TILE 64      // phast_batch_core: a block's core columns and batch columns
 #define PB_DEPTH 16     // phast_batch_core: core rows staged per step
 #define PB_FULL_MASK 0xffffffffu
 
 template <typename T>
 __global__ void __launch_bounds__(PB_THREADS)
-phast_batch_pull(long long begin, long long end, const long long* __restrict__ ptr,
+phast_batch_pull(long long seg_begin, long long seg_end, const int* __restrict__ heads,
+                 const long long* __restrict__ starts, const long long* __restrict__ ptr,
                  const int* __restrict__ tails, const T* __restrict__ weights, int width,
                  int chunks, T* dist) {
     const long long warp = (blockIdx.x * (long long)blockDim.x + threadIdx.x) >> 5;
-    const long long p = begin + warp / chunks;
-    if (p >= end) return;  // the whole warp: p is the warp's
-    const long long start = ptr[p], stop = ptr[p + 1];
-    if (start == stop) return;  // no in-arc in this sweep: the row stays as it is
+    const long long s = seg_begin + warp / chunks;
+    if (s >= seg_end) return;  // the whole warp: s is the warp's
+    const int p = heads[s];
+    const long long first_arc = ptr[p], last_arc = ptr[p + 1];
+    const long long start = starts[s], stop = min(start + PB_SEG, last_arc);
+    const bool alone = start == first_arc && stop == last_arc;  // p's only segment
     const int lane = threadIdx.x & 31;
     const int first = (int)(warp % chunks) * PB_CHUNK + lane;
     const T inf = DistTraits<T>::inf();
-    T* row = dist + p * width;
+    T* row = dist + (long long)p * width;
     T best[PB_ITEMS];
     unsigned lowered = 0;  // bit k: best[k] went below the stored value
 #pragma unroll
@@ -64,27 +74,25 @@ phast_batch_pull(long long begin, long long end, const long long* __restrict__ p
         const int col = first + 32 * k;
         best[k] = col < width ? row[col] : inf;
     }
-    for (long long base = start; base < stop; base += 32) {
-        const long long e = base + lane;
-        int u = 0;
-        T w = 0;
-        if (e < stop) {
-            u = tails[e];
-            w = weights[e];
-        }
-        const int count = (int)min(32LL, stop - base);
-        for (int a = 0; a < count; ++a) {
-            const long long from = (long long)__shfl_sync(PB_FULL_MASK, u, a) * width;
-            const T wa = __shfl_sync(PB_FULL_MASK, w, a);
+    const long long e = start + lane;
+    int u = 0;
+    T w = 0;
+    if (e < stop) {
+        u = tails[e];
+        w = weights[e];
+    }
+    const int count = (int)(stop - start);
+    for (int a = 0; a < count; ++a) {
+        const long long from = (long long)__shfl_sync(PB_FULL_MASK, u, a) * width;
+        const T wa = __shfl_sync(PB_FULL_MASK, w, a);
 #pragma unroll
-            for (int k = 0; k < PB_ITEMS; ++k) {
-                const int col = first + 32 * k;
-                if (col < width) {
-                    const T du = dist[from + col];
-                    if (du != inf && du + wa < best[k]) {
-                        best[k] = du + wa;
-                        lowered |= 1u << k;
-                    }
+        for (int k = 0; k < PB_ITEMS; ++k) {
+            const int col = first + 32 * k;
+            if (col < width) {
+                const T du = dist[from + col];
+                if (du != inf && du + wa < best[k]) {
+                    best[k] = du + wa;
+                    lowered |= 1u << k;
                 }
             }
         }
@@ -92,7 +100,12 @@ phast_batch_pull(long long begin, long long end, const long long* __restrict__ p
 #pragma unroll
     for (int k = 0; k < PB_ITEMS; ++k) {  // only what was lowered is written back
         const int col = first + 32 * k;
-        if (col < width && (lowered >> k & 1u)) row[col] = best[k];
+        if (col < width && (lowered >> k & 1u)) {
+            if (alone)
+                row[col] = best[k];
+            else
+                atomicMin(row + col, best[k]);
+        }
     }
 }
 

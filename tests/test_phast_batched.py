@@ -18,6 +18,7 @@ from nx_gpusp.convert import from_networkx
 from nx_gpusp.executor import Executor, cuda_available, get_executor
 from nx_gpusp.graph import distance_inf, float_distances
 from nx_gpusp.methods import choose, get_method
+from nx_gpusp.ops.phast_batched import SEGMENT, sweep
 from nx_gpusp.solvers.apsp import phast_batched as pb
 from nx_gpusp.solvers.sssp.phast import hierarchy_built
 
@@ -282,9 +283,29 @@ def test_real_road_graph(device, real):
     np.testing.assert_array_equal(got, expected)
 
 
+def test_sweep_segments():
+    """A sweep's segments cover every in-arc once, in order, SEGMENT arcs of one head at
+    most, and each level's segments are its heads' (none for a head without in-arcs)."""
+    rng = np.random.default_rng(5)
+    n, k = 3000, 150
+    _, (ptr, tails, weights), _ = _random_hierarchy(rng, n, k, np.int64)
+    level_ptr = [0, 7, 1500, n - k, n]
+    s = sweep(get_executor("cpu"), level_ptr, ptr, tails, weights)
+    arcs = np.concatenate([np.arange(a, min(a + SEGMENT, ptr[h + 1]))
+                           for h, a in zip(s.heads, s.starts)])
+    np.testing.assert_array_equal(arcs, np.arange(ptr[-1]))
+    assert all(ptr[h] <= a < ptr[h + 1] for h, a in zip(s.heads, s.starts))
+    for lv in range(len(level_ptr) - 1):
+        heads = s.heads[s.seg_ptr[lv]:s.seg_ptr[lv + 1]]
+        assert np.all((heads >= level_ptr[lv]) & (heads < level_ptr[lv + 1]))
+        with_arcs = np.flatnonzero(np.diff(ptr)[level_ptr[lv]:level_ptr[lv + 1]])
+        np.testing.assert_array_equal(np.unique(heads) - level_ptr[lv], with_arcs)
+
+
 def _random_hierarchy(rng, n, k, dtype, inf_share=0.3):
-    """Random level pulls: a level's tails lie in other levels, as in a hierarchy."""
-    degree = rng.integers(0, 30, n)
+    """Random level pulls: a level's tails lie in other levels, as in a hierarchy (in-
+    degrees past a segment's 32 arcs, so that heads span several warps)."""
+    degree = rng.integers(0, 100, n)
     ptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(degree, out=ptr[1:])
     levels = ((0, 7), (7, 1500), (1500, n - k), (n - k, n), (n, n))
@@ -317,23 +338,23 @@ def test_kernels_match_twin(dtype, width):
     pos = rng.permutation(n).astype(np.int32)
     count = width - 7
     results = []
+    level_ptr = [0, 7, 1500, n - k, n]
     for ex in (Executor("cuda"), Executor("cpu")):
         ops = ex.ops("phast_batched")
         d = ex.asarray(dist.copy())
-        dev_arcs = [ex.asarray(a) for a in arcs]
-        for begin, end in levels[:3]:
-            ops.pull_level(begin, end, *dev_arcs, d)
+        arcs_by_level = sweep(ex, level_ptr, *arcs)
+        for lv in range(3):
+            ops.pull_level(arcs_by_level, lv, d)
         ops.core(n - k, ex.asarray(matrix), ex.xp.empty((k, width), dtype=dtype), d)
         out = ex.xp.empty((count, n), dtype=np.int64)
         ops.rows(ex.asarray(pos), d, count, out)
         results.append((ex.to_host(d), ex.to_host(out)))
-        level_ptr = np.array([0, 7, 1500, n - k, n])
         d2 = ex.asarray(dist.copy())
-        ops.sweeps(level_ptr, dev_arcs, dev_arcs, ex.asarray(matrix),
+        ops.sweeps(arcs_by_level, arcs_by_level, ex.asarray(matrix),
                    ex.xp.empty((k, width), dtype=dtype), d2)
         results[-1] += (ex.to_host(d2),)
         d3 = ex.asarray(dist.copy())  # the recorded sweeps, run again on new contents
-        run = ops.recorded_sweeps(level_ptr, dev_arcs, dev_arcs, ex.asarray(matrix),
+        run = ops.recorded_sweeps(arcs_by_level, arcs_by_level, ex.asarray(matrix),
                                   ex.xp.empty((k, width), dtype=dtype), d3)
         run()
         d3[...] = ex.asarray(dist[::-1].copy())

@@ -2,21 +2,47 @@
 batch's distances side by side per vertex) and its NumPy twin.
 
 Both take ``dist`` as a position-major 2-D array (positions of the level order x
-``width`` columns, width a multiple of 32), the sweeps' in-arcs as (ptr over positions
-int64, tails as positions int32, weights in dist's dtype), and the core's distance
-matrix in dist's dtype (``distance_inf`` = no path).
+``width`` columns, width a multiple of 32), each sweep's in-arcs as a :class:`Sweep`
+(made by :func:`sweep`), and the core's distance matrix in dist's dtype
+(``distance_inf`` = no path).
 """
+
+from types import SimpleNamespace
+
 
 import numpy as np
 
 from ..graph import distance_inf
 from .base import BLOCK, CudaKernelTable, NumpyTwin, scalar
 
-__all__ = ["CudaOps", "NumpyOps", "CHUNK", "TILE", "CORE_STEP_ENTRIES", "record_launches"]
+__all__ = ["CudaOps", "NumpyOps", "CHUNK", "TILE", "SEGMENT", "CORE_STEP_ENTRIES",
+           "record_launches", "sweep"]
 
 CHUNK = 256  # columns a warp of phast_batch_pull covers (32 lanes x PB_ITEMS)
 TILE = 64  # phast_batch_core's tile (core columns x batch columns)
 CORE_STEP_ENTRIES = 1 << 22  # the twin's core product: entries formed at a time
+SEGMENT = 32  # in-arcs of one head a warp of phast_batch_pull takes (PB_SEG)
+
+
+def sweep(ex, level_ptr, ptr, tails, weights):
+    """One sweep's in-arcs on ``ex``: ``ptr`` (int64 over positions), ``tails``
+    (positions, int32) and ``weights`` (dist's dtype) as device arrays, the host
+    ``level_ptr`` (each level's positions), and the arcs cut into segments of at most
+    SEGMENT arcs of one head: ``heads`` (int32 positions) and ``starts`` (int64 first
+    arcs) on the device, ``seg_ptr`` (each level's segments) on the host. A head
+    without in-arcs has no segment."""
+    ptr = np.asarray(ptr, dtype=np.int64)
+    bounds = np.asarray(level_ptr, dtype=np.int64)
+    counts = -(-np.diff(ptr) // SEGMENT)  # segments of each position
+    heads = np.repeat(np.arange(len(counts), dtype=np.int32), counts)
+    seg_ptr = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=seg_ptr[1:])
+    within = np.arange(len(heads), dtype=np.int64) - seg_ptr[heads]
+    starts = ptr[heads] + within * SEGMENT
+    return SimpleNamespace(ptr=ex.asarray(ptr), tails=ex.asarray(tails),
+                           weights=ex.asarray(weights), heads=ex.asarray(heads),
+                           starts=ex.asarray(starts), level_ptr=[int(x) for x in bounds],
+                           seg_ptr=[int(x) for x in seg_ptr[bounds]])
 
 
 def record_launches(cp, queue):
@@ -35,24 +61,23 @@ def record_launches(cp, queue):
 
 
 class _Sweeps:
-    def recorded_sweeps(self, level_ptr, up, down, matrix, scratch, dist):
+    def recorded_sweeps(self, up, down, matrix, scratch, dist):
         """A callable that runs ``sweeps`` with these arguments again (the arrays'
         contents may change between calls, not the arrays): on CUDA one launch of a
         CUDA graph of the sweeps' kernels, whatever the number of levels."""
-        return lambda: self.sweeps(level_ptr, up, down, matrix, scratch, dist)
+        return lambda: self.sweeps(up, down, matrix, scratch, dist)
 
-    def sweeps(self, level_ptr, up, down, matrix, scratch, dist):
-        """A batch's query: pull_level over the upward levels (``level_ptr``: host
-        offsets of the contracted levels, then the core's), ``core``, then pull_level
-        over the downward levels from the top; every launch queued on the stream
-        without a wait between them."""
-        bounds = [int(x) for x in level_ptr]
-        top = len(bounds) - 2
+    def sweeps(self, up, down, matrix, scratch, dist):
+        """A batch's query: pull_level over the upward levels (the sweeps' level_ptr:
+        the contracted levels, then the core's), ``core``, then pull_level over the
+        downward levels from the top; every launch queued on the stream without a wait
+        between them."""
+        top = len(up.level_ptr) - 2
         for lv in range(top + 1):
-            self.pull_level(bounds[lv], bounds[lv + 1], *up, dist)
-        self.core(bounds[top], matrix, scratch, dist)
+            self.pull_level(up, lv, dist)
+        self.core(up.level_ptr[top], matrix, scratch, dist)
         for lv in range(top - 1, -1, -1):
-            self.pull_level(bounds[lv], bounds[lv + 1], *down, dist)
+            self.pull_level(down, lv, dist)
 
 
 class CudaOps(_Sweeps, CudaKernelTable):
@@ -60,9 +85,10 @@ class CudaOps(_Sweeps, CudaKernelTable):
     templates = ("phast_batch_pull", "phast_batch_core", "phast_batch_rows")
     types = (np.int32, np.int64)  # integer weights only; int32 where every sum fits
 
-    def pull_level(self, begin, end, ptr, tails, weights, dist):
+    def pull_level(self, sweep, lv, dist):
         """dist[p] = min(dist[p], dist[u] + w) elementwise over the batch, for every
-        position p in [begin, end) and in-arc (u, w) of p in (ptr, tails, weights)."""
+        position p of level ``lv`` of ``sweep`` and in-arc (u, w) of p in the sweep."""
+        begin, end = sweep.seg_ptr[lv], sweep.seg_ptr[lv + 1]
         if end <= begin:
             return
         width = dist.shape[1]
@@ -70,8 +96,8 @@ class CudaOps(_Sweeps, CudaKernelTable):
         warps = (end - begin) * chunks
         self.kernel("phast_batch_pull", dist.dtype)(
             (-(-warps * 32 // BLOCK),), (BLOCK,),
-            (np.int64(begin), np.int64(end), ptr, tails, weights, np.int32(width),
-             np.int32(chunks), dist))
+            (np.int64(begin), np.int64(end), sweep.heads, sweep.starts, sweep.ptr,
+             sweep.tails, sweep.weights, np.int32(width), np.int32(chunks), dist))
 
     def core(self, begin, matrix, scratch, dist):
         """The core (positions begin.., k of them): dist[begin + j] = min over i of
@@ -86,11 +112,11 @@ class CudaOps(_Sweeps, CudaKernelTable):
             (-(-k // TILE), -(-width // TILE)), (16, 16),
             (np.int32(k), np.int32(width), matrix, scratch, rows))
 
-    def recorded_sweeps(self, level_ptr, up, down, matrix, scratch, dist):
+    def recorded_sweeps(self, up, down, matrix, scratch, dist):
         for name in self.templates:  # loaded now: no module is loaded while capturing
             self.kernel(name, dist.dtype)
         graph = record_launches(
-            self.cp, lambda: self.sweeps(level_ptr, up, down, matrix, scratch, dist))
+            self.cp, lambda: self.sweeps(up, down, matrix, scratch, dist))
         return graph.launch
 
     def rows(self, pos, dist, count, out):
@@ -106,7 +132,9 @@ class CudaOps(_Sweeps, CudaKernelTable):
 
 
 class NumpyOps(_Sweeps, NumpyTwin):
-    def pull_level(self, begin, end, ptr, tails, weights, dist):
+    def pull_level(self, sweep, lv, dist):
+        begin, end = sweep.level_ptr[lv], sweep.level_ptr[lv + 1]
+        ptr, tails, weights = sweep.ptr, sweep.tails, sweep.weights
         lo, hi = int(ptr[begin]), int(ptr[end])
         if hi == lo:
             return

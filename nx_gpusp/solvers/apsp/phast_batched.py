@@ -43,6 +43,7 @@ import numpy as np
 
 from ...graph import INT32_MAX, distance_inf
 from ...methods import method, require_integer_weights
+from ...ops.phast_batched import sweep
 from ..sssp import phast as sssp_phast
 from ..sssp.tree import shortest_path_tree
 from . import SourceBatch, batch_size
@@ -59,12 +60,21 @@ ROAD_ARCS_PER_VERTEX = 6  # above this many arcs a vertex the graph is not road-
 _REFUSED = "_phast_batched_refused"  # graph.__dict__ key: the build refused this graph
 
 _DEVICE = "_batched_device"  # the hierarchy's attribute: {(executor, dtype): arrays}
+_SWEEP_DTYPE = "_sweep_dtype"  # the hierarchy's attribute: sweep_dtype's answer
 
 
 def sweep_dtype(h):
     """int32 when every sum the sweeps form fits below int32's "unreached": a value is
     at most one climb (levels + 1 upward arcs), one core distance and one descent
-    (levels + 1 downward arcs), each arc at most the hierarchy's heaviest; else int64."""
+    (levels + 1 downward arcs), each arc at most the hierarchy's heaviest; else int64.
+    Found once per hierarchy (a scan of the core matrix costs milliseconds a call)."""
+    found = vars(h).get(_SWEEP_DTYPE)
+    if found is None:
+        found = vars(h)[_SWEEP_DTYPE] = _sweep_dtype(h)
+    return found
+
+
+def _sweep_dtype(h):
     heaviest = max([int(w.max()) for w in (h.up[2], h.down[2]) if len(w)] + [0])
     finite = h.matrix[h.matrix != distance_inf(np.int64)]
     core = int(finite.max()) if finite.size else 0
@@ -89,13 +99,12 @@ def _device_arrays(ex, h, dtype):
     inf = distance_inf(np.int64)
     matrix = np.where(h.matrix == inf, distance_inf(dtype), h.matrix).astype(dtype)
     host = SimpleNamespace(pos=pos, up=arcs(*h.up), down=arcs(*h.down), matrix=matrix)
-    ex.require_bytes(pos.nbytes + matrix.nbytes + sum(a.nbytes for a in host.up + host.down),
-                     "the batched PHAST hierarchy")
+    arc_bytes = sum(a.nbytes for a in host.up + host.down)
+    ex.require_bytes(pos.nbytes + matrix.nbytes + 2 * arc_bytes, "the batched PHAST hierarchy")
     dev = ex.publish(SimpleNamespace(host_pos=pos, pos=ex.asarray(pos),
-                                     up=tuple(ex.asarray(a) for a in host.up),
-                                     down=tuple(ex.asarray(a) for a in host.down),
-                                     matrix=ex.asarray(matrix), level_ptr=h.level_ptr,
-                                     workspaces={}))
+                                     up=sweep(ex, h.level_ptr, *host.up),
+                                     down=sweep(ex, h.level_ptr, *host.down),
+                                     matrix=ex.asarray(matrix), workspaces={}))
     per[key] = dev
     return dev
 
@@ -117,7 +126,7 @@ def _workspace(ex, dev, width, dtype, cuda_graph):
     run = ws.runs.get(cuda_graph)
     if run is None:
         ops = ex.ops("phast_batched")
-        args = (dev.level_ptr, dev.up, dev.down, dev.matrix, ws.scratch, ws.dist)
+        args = (dev.up, dev.down, dev.matrix, ws.scratch, ws.dist)
         run = ws.runs[cuda_graph] = ops.recorded_sweeps(*args) if cuda_graph else \
             functools.partial(ops.sweeps, *args)
     return ws, run
