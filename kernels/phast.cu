@@ -12,13 +12,14 @@
 //                      other levels, so a level's vertices never read each other.
 //   phast_core_gather  scratch[i] = dist[core[i]] (the core's upward distances).
 //   phast_core         dist[core[j]] = min over i of scratch[i] + D[i][j] (D: the core's
-//                      distances, D[j][j] = 0), 256 entries of scratch staged in shared
-//                      memory at a time, one thread a column.
+//                      distances, D[j][j] = 0): a block per (256 columns, slice of
+//                      PHAST_CORE_ROWS rows), one thread a column, slices with no
+//                      reached row skipped, the slices' minima joined by atomicMin.
 // The host runs the upward levels in order (the core's in-arcs from below last), the
 // core, then the downward levels from the top; dist starts at inf with 0 at the sources.
 //
 // Launch: pull_level, 32 threads a vertex; gather, one thread a core vertex; core,
-// PHAST_THREADS threads a block, one a column. Arguments: order[n] int32 (vertices by
+// PHAST_THREADS threads a block, one a column, a grid row per slice of core rows. Arguments: order[n] int32 (vertices by
 // level, the core last); ptr[n+1] int64 over positions in that order, tails int32 and
 // weights T (the sweep's in-arcs); dist[n] T; core[k] int32; D[k*k] T row-major
 // (DistTraits<T>::inf() = no path); scratch[k] T.
@@ -26,6 +27,7 @@
 
 #define PHAST_THREADS 256  // ops/phast.py: BLOCK
 #define PHAST_FULL_MASK 0xffffffffu
+#define PHAST_CORE_ROWS 64  // core rows a block of phast_core takes (ops/phast.py: CORE_ROWS)
 
 template <typename T>
 __global__ void __launch_bounds__(PHAST_THREADS)
@@ -62,27 +64,32 @@ __global__ void phast_core_gather(const int* __restrict__ core, int k,
     if (i < k) scratch[i] = dist[core[i]];
 }
 
+// grid (ceil(k / PHAST_THREADS), ceil(k / PHAST_CORE_ROWS)): block (x, y) takes the
+// columns j of x and the rows i of slice y; a slice whose upward distances are all
+// unreached (most of them: one source climbs to few core vertices) returns at once;
+// the others lower dist[core[j]] (which holds scratch[j], the j = i term) by atomicMin,
+// so the answer does not depend on the slices' order.
 template <typename T>
 __global__ void __launch_bounds__(PHAST_THREADS)
 phast_core(const int* __restrict__ core, int k, const T* __restrict__ D,
            const T* __restrict__ scratch, T* dist) {
-    __shared__ T staged[PHAST_THREADS];
+    __shared__ T staged[PHAST_CORE_ROWS];
     const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    const int base = blockIdx.y * PHAST_CORE_ROWS;
+    const int count = min(PHAST_CORE_ROWS, k - base);
     const T inf = DistTraits<T>::inf();
-    T best = j < k ? scratch[j] : inf;
-    for (int base = 0; base < k; base += PHAST_THREADS) {
-        if (base + (int)threadIdx.x < k) staged[threadIdx.x] = scratch[base + threadIdx.x];
-        __syncthreads();
-        const int count = min(PHAST_THREADS, k - base);
-        if (j < k) {
-            for (int i = 0; i < count; ++i) {
-                const T du = staged[i];
-                if (du == inf) continue;
-                const T dij = D[(long long)(base + i) * k + j];
-                if (dij != inf && du + dij < best) best = du + dij;
-            }
-        }
-        __syncthreads();
+    bool reached = false;
+    if ((int)threadIdx.x < count) {
+        staged[threadIdx.x] = scratch[base + threadIdx.x];
+        reached = staged[threadIdx.x] != inf;
     }
-    if (j < k) dist[core[j]] = best;
+    if (!__syncthreads_or(reached) || j >= k) return;
+    T best = inf;
+    for (int i = 0; i < count; ++i) {
+        const T du = staged[i];
+        if (du == inf) continue;
+        const T dij = D[(long long)(base + i) * k + j];
+        if (dij != inf && du + dij < best) best = du + dij;
+    }
+    if (best != inf) atomicMin(dist + core[j], best);
 }

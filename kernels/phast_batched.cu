@@ -12,8 +12,9 @@
 //                      PB_CHUNK columns, dist[p][b] = min(dist[p][b], dist[u][b] + w)
 //                      over p's in-arcs (u, w) of the sweep (tails given as positions).
 //                      The level's in-arcs are cut into segments of at most PB_SEG arcs
-//                      of one head (heads[s], from starts[s]; segments [seg_begin,
-//                      seg_end) are the level's), so a vertex of many in-arcs (the top
+//                      of one head (arcs starts[s] .. stops[s] - 1 of the head heads[s],
+//                      or ~heads[s] where the head has several segments; segments
+//                      [seg_begin, seg_end) are the level's), so a vertex of many in-arcs (the top
 //                      levels') is spread over many warps instead of one long serial
 //                      loop. One warp per (segment, chunk): its lanes load the segment's
 //                      arcs and broadcast each by a shuffle, then every lane relaxes
@@ -29,6 +30,8 @@
 //                      A min-plus product tiled as a GEMM: a block computes PB_TILE
 //                      core columns j x PB_TILE batch columns, each thread 4 x 4 of them,
 //                      over slices of PB_DEPTH rows i staged in shared memory.
+//   phast_batch_init   the batch's start: dist[p][b] = 0 where p is source b's position
+//                      (b < count), else unreached; one thread an entry (grid-stride).
 //   phast_batch_rows   the answer rows: out[b * n + v] = dist[pos[v] * width + b] as int64
 //                      (unreached: int64's maximum), through a 32 x 32 shared tile so that
 //                      both the reads (a vertex's batch) and the writes (a source's row)
@@ -45,7 +48,8 @@
 #define PB_THREADS 256  // ops/phast_batched.py: BLOCK
 #define PB_ITEMS 8      // columns a lane relaxes per chunk
 #define PB_CHUNK (32 * PB_ITEMS)
-#define PB_SEG 32       // in-arcs a segment (ops/phast_batched.py: SEGMENT)
+#define PB_SEG 16       // in-arcs a segment (ops/phast_batched.py: SEGMENT)
+#define PB_UNROLL 4     // arcs of a segment whose loads are issued together
 #define PB_TILE 64      // phast_batch_core: a block's core columns and batch columns
 #define PB_DEPTH 16     // phast_batch_core: core rows staged per step
 #define PB_FULL_MASK 0xffffffffu
@@ -53,27 +57,31 @@
 template <typename T>
 __global__ void __launch_bounds__(PB_THREADS)
 phast_batch_pull(long long seg_begin, long long seg_end, const int* __restrict__ heads,
-                 const long long* __restrict__ starts, const long long* __restrict__ ptr,
+                 const long long* __restrict__ starts, const long long* __restrict__ stops,
                  const int* __restrict__ tails, const T* __restrict__ weights, int width,
                  int chunks, T* dist) {
     const long long warp = (blockIdx.x * (long long)blockDim.x + threadIdx.x) >> 5;
     const long long s = seg_begin + warp / chunks;
     if (s >= seg_end) return;  // the whole warp: s is the warp's
-    const int p = heads[s];
-    const long long first_arc = ptr[p], last_arc = ptr[p + 1];
-    const long long start = starts[s], stop = min(start + PB_SEG, last_arc);
-    const bool alone = start == first_arc && stop == last_arc;  // p's only segment
+    const int head = heads[s];
+    const bool alone = head >= 0;  // the head's only segment (else heads[s] = ~p)
+    const int p = alone ? head : ~head;
+    const long long start = starts[s], stop = stops[s];
     const int lane = threadIdx.x & 31;
     const int first = (int)(warp % chunks) * PB_CHUNK + lane;
     const T inf = DistTraits<T>::inf();
     T* row = dist + (long long)p * width;
+    // every load below is unconditional (columns past the width read the last column,
+    // arcs past the segment read row 0, both discarded), so that the compiler issues a
+    // group's loads together instead of one predicated load after another
+    int cols[PB_ITEMS];
     T best[PB_ITEMS];
-    unsigned lowered = 0;  // bit k: best[k] went below the stored value
 #pragma unroll
     for (int k = 0; k < PB_ITEMS; ++k) {
-        const int col = first + 32 * k;
-        best[k] = col < width ? row[col] : inf;
+        cols[k] = min(first + 32 * k, width - 1);
+        best[k] = row[cols[k]];
     }
+    unsigned lowered = 0;  // bit k: best[k] went below the stored value
     const long long e = start + lane;
     int u = 0;
     T w = 0;
@@ -82,19 +90,28 @@ phast_batch_pull(long long seg_begin, long long seg_end, const int* __restrict__
         w = weights[e];
     }
     const int count = (int)(stop - start);
-    for (int a = 0; a < count; ++a) {
-        const long long from = (long long)__shfl_sync(PB_FULL_MASK, u, a) * width;
-        const T wa = __shfl_sync(PB_FULL_MASK, w, a);
+    // PB_UNROLL arcs at a time, their tails' entries all loaded before any is compared:
+    // a segment costs a few memory latencies, not one per arc and column (the small top
+    // levels are latency-bound)
+    for (int a0 = 0; a0 < count; a0 += PB_UNROLL) {
+        T du[PB_UNROLL][PB_ITEMS], wa[PB_UNROLL];
 #pragma unroll
-        for (int k = 0; k < PB_ITEMS; ++k) {
-            const int col = first + 32 * k;
-            if (col < width) {
-                const T du = dist[from + col];
-                if (du != inf && du + wa < best[k]) {
-                    best[k] = du + wa;
+        for (int j = 0; j < PB_UNROLL; ++j) {
+            const long long from =
+                (long long)__shfl_sync(PB_FULL_MASK, u, (a0 + j) & 31) * width;
+            wa[j] = __shfl_sync(PB_FULL_MASK, w, (a0 + j) & 31);
+#pragma unroll
+            for (int k = 0; k < PB_ITEMS; ++k) du[j][k] = dist[from + cols[k]];
+        }
+#pragma unroll
+        for (int j = 0; j < PB_UNROLL; ++j) {
+            if (a0 + j >= count) break;
+#pragma unroll
+            for (int k = 0; k < PB_ITEMS; ++k)
+                if (du[j][k] != inf && du[j][k] + wa[j] < best[k]) {
+                    best[k] = du[j][k] + wa[j];
                     lowered |= 1u << k;
                 }
-            }
         }
     }
 #pragma unroll
@@ -158,6 +175,18 @@ phast_batch_core(int k, int width, const T* __restrict__ D, const T* __restrict_
             const int b = b0 + tx + 16 * s;
             if (j < k && b < width) core_rows[(long long)j * width + b] = acc[r][s];
         }
+    }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(PB_THREADS)
+phast_batch_init(long long entries, int width, const int* __restrict__ source_pos,
+                 int count, T* dist) {
+    const T inf = DistTraits<T>::inf();
+    for (long long x = blockIdx.x * (long long)blockDim.x + threadIdx.x; x < entries;
+         x += (long long)gridDim.x * blockDim.x) {
+        const int b = (int)(x % width);
+        dist[x] = (b < count && source_pos[b] == x / width) ? T(0) : inf;
     }
 }
 

@@ -291,15 +291,18 @@ def test_sweep_segments():
     _, (ptr, tails, weights), _ = _random_hierarchy(rng, n, k, np.int64)
     level_ptr = [0, 7, 1500, n - k, n]
     s = sweep(get_executor("cpu"), level_ptr, ptr, tails, weights)
-    arcs = np.concatenate([np.arange(a, min(a + SEGMENT, ptr[h + 1]))
-                           for h, a in zip(s.heads, s.starts)])
+    heads = np.where(s.heads >= 0, s.heads, ~s.heads)
+    arcs = np.concatenate([np.arange(a, b) for a, b in zip(s.starts, s.stops)])
     np.testing.assert_array_equal(arcs, np.arange(ptr[-1]))
-    assert all(ptr[h] <= a < ptr[h + 1] for h, a in zip(s.heads, s.starts))
+    assert np.all((s.stops - s.starts <= SEGMENT) & (s.stops > s.starts))
+    assert np.all((ptr[heads] <= s.starts) & (s.stops <= ptr[heads + 1]))
+    shared = np.bincount(heads, minlength=n)[heads] > 1
+    np.testing.assert_array_equal(s.heads < 0, shared)
     for lv in range(len(level_ptr) - 1):
-        heads = s.heads[s.seg_ptr[lv]:s.seg_ptr[lv + 1]]
-        assert np.all((heads >= level_ptr[lv]) & (heads < level_ptr[lv + 1]))
+        mine = heads[s.seg_ptr[lv]:s.seg_ptr[lv + 1]]
+        assert np.all((mine >= level_ptr[lv]) & (mine < level_ptr[lv + 1]))
         with_arcs = np.flatnonzero(np.diff(ptr)[level_ptr[lv]:level_ptr[lv + 1]])
-        np.testing.assert_array_equal(np.unique(heads) - level_ptr[lv], with_arcs)
+        np.testing.assert_array_equal(np.unique(mine) - level_ptr[lv], with_arcs)
 
 
 def _random_hierarchy(rng, n, k, dtype, inf_share=0.3):
@@ -327,9 +330,9 @@ def _random_hierarchy(rng, n, k, dtype, inf_share=0.3):
 @pytest.mark.parametrize("dtype", [np.int32, np.int64])
 @pytest.mark.parametrize("width", [32, 96, 256, 288])
 def test_kernels_match_twin(dtype, width):
-    """The level pulls, the core's product and the rows' transpose, CUDA against the
-    NumPy twin, on random inputs (unreached entries, widths below, at and past one
-    warp's 256 columns, a core not a multiple of the tile)."""
+    """The level pulls, the core's product, the rows' transpose and a batch's start,
+    CUDA against the NumPy twin, on random inputs (unreached entries, widths below, at
+    and past one warp's 256 columns, a core not a multiple of the tile)."""
     rng = np.random.default_rng(width)
     n, k = 3000, 150
     levels, arcs, matrix = _random_hierarchy(rng, n, k, dtype)
@@ -360,6 +363,9 @@ def test_kernels_match_twin(dtype, width):
         d3[...] = ex.asarray(dist[::-1].copy())
         run()
         results[-1] += (ex.to_host(d3),)
+        d4 = ex.xp.empty((n, width), dtype=dtype)  # a batch's start (a source repeated)
+        ops.init(ex.asarray(np.r_[pos[:count - 1], pos[0]].astype(np.int32)), d4)
+        results[-1] += (ex.to_host(d4),)
     for a, b in zip(*results):
         np.testing.assert_array_equal(a, b)
 

@@ -13,6 +13,7 @@ from .phast_batched import record_launches
 __all__ = ["CudaOps", "NumpyOps", "RECORDED_QUERIES"]
 
 RECORDED_QUERIES = 4  # hierarchies whose recorded sweeps (and working copy) are kept
+CORE_ROWS = 64  # core rows a block of phast_core takes (PHAST_CORE_ROWS)
 
 
 class CudaOps(CudaKernelTable):
@@ -33,8 +34,10 @@ class CudaOps(CudaKernelTable):
         k = len(core)
         self.launch("phast_core_gather", k, (core, scalar(k, np.int32), dist, scratch),
                     dtype=dist.dtype)
-        self.launch("phast_core", k, (core, scalar(k, np.int32), matrix, scratch, dist),
-                    dtype=dist.dtype, block=BLOCK)
+        if k:
+            self.kernel("phast_core", dist.dtype)(
+                (-(-k // BLOCK), -(-k // CORE_ROWS)), (BLOCK,),
+                (core, scalar(k, np.int32), matrix, scratch, dist))
 
     def sweeps(self, level_ptr, order, up, down, core, matrix, scratch, dist):
         """A whole query: pull_level over the upward levels (``level_ptr``: host offsets

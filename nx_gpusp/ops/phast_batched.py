@@ -21,16 +21,17 @@ __all__ = ["CudaOps", "NumpyOps", "CHUNK", "TILE", "SEGMENT", "CORE_STEP_ENTRIES
 CHUNK = 256  # columns a warp of phast_batch_pull covers (32 lanes x PB_ITEMS)
 TILE = 64  # phast_batch_core's tile (core columns x batch columns)
 CORE_STEP_ENTRIES = 1 << 22  # the twin's core product: entries formed at a time
-SEGMENT = 32  # in-arcs of one head a warp of phast_batch_pull takes (PB_SEG)
+SEGMENT = 16  # in-arcs of one head a warp of phast_batch_pull takes (PB_SEG)
 
 
 def sweep(ex, level_ptr, ptr, tails, weights):
     """One sweep's in-arcs on ``ex``: ``ptr`` (int64 over positions), ``tails``
     (positions, int32) and ``weights`` (dist's dtype) as device arrays, the host
     ``level_ptr`` (each level's positions), and the arcs cut into segments of at most
-    SEGMENT arcs of one head: ``heads`` (int32 positions) and ``starts`` (int64 first
-    arcs) on the device, ``seg_ptr`` (each level's segments) on the host. A head
-    without in-arcs has no segment."""
+    SEGMENT arcs of one head: ``heads`` (int32 positions; ``~p`` where the head p has
+    several segments), ``starts`` and ``stops`` (int64 arcs [start, stop)) on the
+    device, ``seg_ptr`` (each level's segments) on the host. A head without in-arcs has
+    no segment."""
     ptr = np.asarray(ptr, dtype=np.int64)
     bounds = np.asarray(level_ptr, dtype=np.int64)
     counts = -(-np.diff(ptr) // SEGMENT)  # segments of each position
@@ -39,9 +40,12 @@ def sweep(ex, level_ptr, ptr, tails, weights):
     np.cumsum(counts, out=seg_ptr[1:])
     within = np.arange(len(heads), dtype=np.int64) - seg_ptr[heads]
     starts = ptr[heads] + within * SEGMENT
+    stops = np.minimum(starts + SEGMENT, ptr[heads + 1])
+    marked = np.where(counts[heads] > 1, ~heads, heads)
     return SimpleNamespace(ptr=ex.asarray(ptr), tails=ex.asarray(tails),
-                           weights=ex.asarray(weights), heads=ex.asarray(heads),
-                           starts=ex.asarray(starts), level_ptr=[int(x) for x in bounds],
+                           weights=ex.asarray(weights), heads=ex.asarray(marked),
+                           starts=ex.asarray(starts), stops=ex.asarray(stops),
+                           level_ptr=[int(x) for x in bounds],
                            seg_ptr=[int(x) for x in seg_ptr[bounds]])
 
 
@@ -82,7 +86,8 @@ class _Sweeps:
 
 class CudaOps(_Sweeps, CudaKernelTable):
     source = "phast_batched.cu"
-    templates = ("phast_batch_pull", "phast_batch_core", "phast_batch_rows")
+    templates = ("phast_batch_pull", "phast_batch_core", "phast_batch_rows",
+                 "phast_batch_init")
     types = (np.int32, np.int64)  # integer weights only; int32 where every sum fits
 
     def pull_level(self, sweep, lv, dist):
@@ -96,7 +101,7 @@ class CudaOps(_Sweeps, CudaKernelTable):
         warps = (end - begin) * chunks
         self.kernel("phast_batch_pull", dist.dtype)(
             (-(-warps * 32 // BLOCK),), (BLOCK,),
-            (np.int64(begin), np.int64(end), sweep.heads, sweep.starts, sweep.ptr,
+            (np.int64(begin), np.int64(end), sweep.heads, sweep.starts, sweep.stops,
              sweep.tails, sweep.weights, np.int32(width), np.int32(chunks), dist))
 
     def core(self, begin, matrix, scratch, dist):
@@ -118,6 +123,13 @@ class CudaOps(_Sweeps, CudaKernelTable):
         graph = record_launches(
             self.cp, lambda: self.sweeps(up, down, matrix, scratch, dist))
         return graph.launch
+
+    def init(self, source_pos, dist):
+        """dist[p, b] = 0 where p = source_pos[b] (int32 positions of the batch's
+        sources), every other entry unreached."""
+        self.launch("phast_batch_init", dist.size,
+                    (np.int64(dist.size), np.int32(dist.shape[1]), source_pos,
+                     np.int32(len(source_pos)), dist), dtype=dist.dtype)
 
     def rows(self, pos, dist, count, out):
         """out[b, v] = dist[pos[v], b] for the first ``count`` columns, as int64
@@ -162,6 +174,10 @@ class NumpyOps(_Sweeps, NumpyTwin):
             sums = np.where(both, np.where(both, a, 0) + np.where(both, d, 0), inf)
             best = np.minimum(best, sums.min(axis=0))
         dist[begin:] = best
+
+    def init(self, source_pos, dist):
+        dist.fill(distance_inf(dist.dtype))
+        dist[source_pos, np.arange(len(source_pos))] = 0
 
     def rows(self, pos, dist, count, out):
         block = dist[pos, :count].T

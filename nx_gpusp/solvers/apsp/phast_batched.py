@@ -226,8 +226,7 @@ def phast_batched(ex, graph, sources, *, cutoff=None, want_pred=True,
         rows = xp.empty((len(chunk), n), dtype=np.int64)
         with ws.lock:  # the batch's work is queued whole before another may use ws
             ex.after(ws.last)  # ... and runs after the last batch's with it, on any stream
-            ws.dist.fill(distance_inf(dtype))
-            ws.dist[ex.asarray(dev.host_pos[chunk]), ex.asarray(np.arange(len(chunk)))] = 0
+            ops.init(ex.asarray(dev.host_pos[chunk]), ws.dist)
             run()
             ops.rows(dev.pos, ws.dist, len(chunk), rows)
             ws.last = ex.mark()
