@@ -544,3 +544,28 @@ def test_reductions_match_twin(weights):
         dev_batch = SourceBatch(batch.sources, ex.asarray(batch.dist), None)
         out.append(reduce_source_batch(ex, graph, dev_batch, measure, cols))
     _partial_equal(*out)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+@pytest.mark.parametrize("shape", [(1, 1), (7, 1000), (256, 70001), (3, 0)])
+def test_row_statistics_kernel_matches_twin(shape):
+    """The fused row statistics, CUDA against the NumPy twin on random int64 rows
+    (unreached, zero and negative entries, with and without a column mask); run twice
+    on CUDA, the same float sums."""
+    rng = np.random.default_rng(shape[1])
+    dist = rng.integers(-5, 10**9, shape, dtype=np.int64)
+    dist[rng.random(shape) < 0.2] = np.iinfo(np.int64).max
+    dist[rng.random(shape) < 0.05] = 0
+    columns = rng.random(shape[1]) < 0.5
+    for mask in (None, columns):
+        got = []
+        for ex in (Executor("cuda"), Executor("cuda"), Executor("cpu")):
+            found = ex.ops("row_statistics").statistics(
+                ex.asarray(dist), None if mask is None else ex.asarray(mask))
+            got.append([ex.to_host(x) for x in found])
+        for a, b in zip(got[0], got[1]):
+            np.testing.assert_array_equal(a, b)
+        for a, b in zip(got[0][:3], got[2][:3]):
+            np.testing.assert_array_equal(a, b)
+        np.testing.assert_allclose(got[0][3], got[2][3], rtol=1e-12)

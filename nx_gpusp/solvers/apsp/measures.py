@@ -3,9 +3,10 @@
 Closeness, harmonic centrality, eccentricity, Wiener index, efficiency and the average
 shortest-path length need, for every source, a few numbers about its row of distances,
 never the row itself. An "all-pairs" method (nx_gpusp.solvers.apsp) yields B x n
-distance blocks on the device; each block is reduced there with ``xp`` reductions (CuPy
-on a GPU, NumPy on the twin) to per-source statistics, and only those small arrays are
-copied to the host:
+distance blocks on the device; each block is reduced there to per-source statistics
+(int64 rows whose sums fit int64 in one fused pass, nx_gpusp.ops.row_statistics; other
+rows and the column statistic with ``xp`` reductions: CuPy on a GPU, NumPy on the
+twin), and only those small arrays are copied to the host:
 
 =====================  =====  ==============================================================
 statistic              shape  value
@@ -116,25 +117,35 @@ def reduce_source_batch(ex, graph, batch, measure, columns=None):
     fits_int64 = _sum_fits_int64(graph, dist.dtype)
     rows = {name: [] for name in measure if name in ROW_STATISTICS}
     cols = {name: None for name in measure if name in COLUMN_STATISTICS}
-    step = max(1, REDUCE_ENTRIES // max(n, 1))
+    # integer rows whose sums fit int64: every row statistic in one pass
+    # (ops/row_statistics, no temporaries: one call for the whole batch on CUDA)
+    fused = np.dtype(dist.dtype) == np.int64 and fits_int64
+    step = b if fused and ex.is_cuda else max(1, REDUCE_ENTRIES // max(n, 1))
     for start in range(0, b, step):
         d = dist[start:start + step]
+        if fused:
+            found = ex.ops("row_statistics").statistics(d, columns)
+            for name, value in zip(ROW_STATISTICS, found):
+                if name in rows:
+                    rows[name].append(ex.to_host(value))
+        if fused and not cols:
+            continue
         reached = d != inf
-        if "reached" in rows:
-            rows["reached"].append(ex.to_host(reached.sum(axis=1)))
-        if "sum" in rows:
-            rows["sum"].append(_row_sums(ex, d, reached, fits_int64))
-        if "max" in rows:
-            rows["max"].append(ex.to_host(d.max(axis=1)))
-        if "inverse_sum" in rows or cols:
-            positive = reached & (d != 0)
-            if "inverse_sum" in rows:
-                mask = positive if columns is None else positive & columns[None, :]
-                rows["inverse_sum"].append(ex.to_host(_inverse(xp, d, mask).sum(axis=1)))
-            if "column_inverse_sum" in cols:
-                part = _inverse(xp, d, positive).sum(axis=0)
-                acc = cols["column_inverse_sum"]
-                cols["column_inverse_sum"] = part if acc is None else acc + part
+        if not fused:
+            if "reached" in rows:
+                rows["reached"].append(ex.to_host(reached.sum(axis=1)))
+            if "sum" in rows:
+                rows["sum"].append(_row_sums(ex, d, reached, fits_int64))
+            if "max" in rows:
+                rows["max"].append(ex.to_host(d.max(axis=1)))
+        positive = reached & (d != 0)
+        if "inverse_sum" in rows and not fused:
+            mask = positive if columns is None else positive & columns[None, :]
+            rows["inverse_sum"].append(ex.to_host(_inverse(xp, d, mask).sum(axis=1)))
+        if "column_inverse_sum" in cols:
+            part = _inverse(xp, d, positive).sum(axis=0)
+            acc = cols["column_inverse_sum"]
+            cols["column_inverse_sum"] = part if acc is None else acc + part
     out_rows = {name: np.concatenate(parts) if parts else np.zeros(0)
                 for name, parts in rows.items()}
     out_cols = {name: ex.to_host(acc) if acc is not None else np.zeros(n)
