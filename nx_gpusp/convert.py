@@ -413,6 +413,8 @@ class EdgeDataGraph:
         self._pred = adjacency(G, G._pred) if G.is_directed() else self._adj
         self._view = self._adj is not G._adj  # a copy of a view's rows
         self.graph = G.graph
+        self._node = G._node  # node data, for functions that return a subgraph of G
+        self._graph_class = G.__class__
         self._directed = G.is_directed()
         self._multigraph = G.is_multigraph()
         self._converted = {}  # attribute name (None: unweighted) -> CSRGraph
@@ -432,6 +434,17 @@ class EdgeDataGraph:
 
     def is_multigraph(self):
         return self._multigraph
+
+    def networkx(self):
+        """A NetworkX graph of G's class over these node, adjacency and graph dicts (no
+        copy): what functions that return part of G (``ego_graph``) take
+        ``subgraph(...).copy()`` of, as NetworkX does."""
+        G = self._graph_class.__new__(self._graph_class)
+        G.graph, G._node, G._adj = self.graph, self._node, self._adj
+        if self._directed:
+            G._succ, G._pred = self._adj, self._pred
+        G.__networkx_cache__ = {}
+        return G
 
     def __len__(self):
         return len(self._adj)
