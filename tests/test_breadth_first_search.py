@@ -1,5 +1,5 @@
-"""networkx.algorithms.traversal.breadth_first_search (nx_gpusp.algorithms
-.breadth_first_search): bfs_edges, bfs_tree, bfs_predecessors, bfs_successors,
+"""networkx.algorithms.traversal.breadth_first_search (nx_gpusp.algorithms.traversal):
+bfs_edges, bfs_tree, bfs_predecessors, bfs_successors,
 bfs_layers and generic_bfs_edges give NetworkX's items in NetworkX's order on random
 graphs of every kind (nodes and edges added in shuffled orders, odd labels,
 self-loops, parallel edges), with every "bfs" method, through NetworkX's dispatch, on
@@ -127,7 +127,7 @@ def test_declines_leave_networkx_to_answer():
     are declined (can_run); a direct call raises NotImplementedError."""
     from nx_gpusp import algorithms
 
-    module = algorithms.breadth_first_search
+    module = algorithms.traversal
     G = nx.DiGraph()
     G.add_nodes_from(range(4))
     G.add_edges_from([(2, 0), (1, 0), (0, 3)])  # 0's predecessors: 2 before 1
@@ -155,3 +155,33 @@ def test_real_graphs(device, real, name):
     source = next(iter(G))
     assert list(nx.bfs_edges(G, source, **GP)) == list(nx.bfs_edges(G, source))
     assert list(nx.bfs_layers(G, source, **GP)) == list(nx.bfs_layers(G, source))
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif("not __import__('nx_gpusp.executor').executor.cuda_available()",
+                    reason="no CUDA GPU (CuPy) here")
+@pytest.mark.parametrize("seed", range(6))
+def test_visit_order_cuda_equals_twin(seed):
+    """The ordering pass (solvers.sssp.bfs_order) on CUDA arrays gives the twin's order
+    and parents, from one source and from several, on graphs of many levels too."""
+    import numpy as np
+
+    from nx_gpusp.executor import get_executor
+    from nx_gpusp.convert import from_networkx
+    from nx_gpusp.methods import get_method
+    from nx_gpusp.solvers import answers
+
+    rng = random.Random(seed)
+    G = nx.gnp_random_graph(rng.randint(50, 3000), rng.choice([0.002, 0.01]), seed=seed,
+                           directed=seed % 2 == 0)
+    if seed % 3 == 0:
+        G = nx.grid_2d_graph(40, 60)  # ~100 levels
+    graph = from_networkx(G)
+    first = rng.sample(range(graph.n), 3)
+    for name in BFS_METHODS:
+        m = get_method("bfs", name)
+        for sources in (first[:1], first):
+            out = [answers.bfs_visit_order(get_executor(device), graph, m, sources,
+                                           options={}) for device in ("cpu", "cuda")]
+            (o1, p1, s1), (o2, p2, s2) = out
+            assert np.array_equal(o1, o2) and np.array_equal(p1, p2) and s1 == s2

@@ -18,7 +18,7 @@ import networkx as nx
 
 from ..convert import EdgeDataGraph, to_networkx
 from ..dispatch import networkx_algorithm
-from .breadth_first_search import visit_search
+from .traversal import visit_search
 from .common import as_csr, label_index, node_index, run_sssp, sssp_should_run, weight_can_run
 from .unweighted import bfs_depth
 
