@@ -263,3 +263,45 @@ class Measures:
 
     def time_measure(self, workload, function):
         self.run()
+
+
+class Traversal:
+    """Breadth-first traversal and the functions built on one search, in NetworkX's
+    order, by gpusp and by NetworkX (backend="networkx") on the e2e workloads' graphs
+    (as unweighted graphs): bfs_edges and bfs_layers consumed whole, ego_graph of
+    radius 2, voronoi_cells of 8 centers."""
+
+    params = [W.workloads("e2e"), ["gpusp", "networkx"]]
+    param_names = ["workload", "impl"]
+    number = 1
+    repeat = (2, 10, 20.0)
+    warmup_time = 0
+    timeout = 900
+
+    def setup(self, workload, impl):
+        graph = W.load_graph(W.case_of(workload, "e2e"))
+        nx.config.backends.gpusp.device = W.executor().name
+        self.G = user_graph(graph)
+        if impl == "networkx" and not isinstance(self.G, nx.Graph):
+            raise NotImplementedError("NetworkX skipped: no NetworkX graph of this size")
+        self.kw = {"backend": impl}
+        self.attr = graph.weight_attr or "weight"
+        self.source = graph.labels(pick_sources(graph, 1))[0]
+        self.centers = graph.labels(pick_sources(graph, 8))
+        W.warm_up(lambda: list(nx.bfs_edges(self.G, self.source, **self.kw)),
+                  key=f"{workload}:traversal:{impl}")
+
+    def time_bfs_edges(self, workload, impl):
+        return len(list(nx.bfs_edges(self.G, self.source, **self.kw)))
+
+    def time_bfs_layers(self, workload, impl):
+        return len(list(nx.bfs_layers(self.G, self.source, **self.kw)))
+
+    def time_ego_graph(self, workload, impl):
+        return len(nx.ego_graph(self.G, self.source, 2, **self.kw))
+
+    def time_voronoi_cells(self, workload, impl):
+        try:
+            return len(nx.voronoi_cells(self.G, self.centers, weight=self.attr, **self.kw))
+        except NotImplementedError:  # ties between centers: NetworkX's to answer
+            return 0

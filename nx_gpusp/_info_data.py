@@ -143,6 +143,13 @@ _TEXT_8 = (
     "a level."
 )
 _TEXT_9 = (
+    "Levels by a breadth-first search on the GPU, then NetworkX's queue order from\n"
+    "them, one pass a level: the same edges, layers and trees as NetworkX, in its\n"
+    "order. sort_neighbors, a generic_bfs_edges neighbors other than G.neighbors,\n"
+    "G.successors or G.predecessors, and reverse=True on a digraph whose in-\n"
+    "neighbours were added out of node order are left to NetworkX."
+)
+_TEXT_10 = (
     "Many sources in flight on the GPU, in batches sized to free device memory; rows\n"
     "stream as they are read. 'auto' runs Floyd-Warshall for the lengths of dense\n"
     "graphs whose matrix fits, else batched-spmm; with dask_client set, the sources\n"
@@ -151,7 +158,7 @@ _TEXT_9 = (
     "weights] (the others refuse them, ValueError); a negative cycle raises\n"
     "NetworkXUnbounded."
 )
-_TEXT_10 = (
+_TEXT_11 = (
     "Many sources in flight on the GPU, in batches sized to free device memory; rows\n"
     "stream as they are read. 'auto' runs Floyd-Warshall for the lengths of dense\n"
     "graphs whose matrix fits, else batched-spmm; with dask_client set, the sources\n"
@@ -159,7 +166,7 @@ _TEXT_10 = (
     "CPU; results match NetworkX. Negative weights raise ValueError: use a Bellman-\n"
     "Ford function."
 )
-_TEXT_11 = (
+_TEXT_12 = (
     "NetworkX's own values, or the name of a gpusp method. Methods, with their\n"
     "          options (further keyword arguments) and the options' defaults:\n"
     "          sssp methods:\n"
@@ -191,7 +198,7 @@ _TEXT_11 = (
     "                beta=24\n"
     "            'top-down' [unit weights only]: block_arcs=16384"
 )
-_TEXT_12 = (
+_TEXT_13 = (
     "NetworkX's own values, or the name of a gpusp method. Methods:\n"
     "          sssp methods:\n"
     "            'bf-flag' [negative weights]\n"
@@ -218,48 +225,48 @@ _TEXT_12 = (
     "            'direction-optimizing' [unit weights only]\n"
     "            'top-down' [unit weights only]"
 )
-_TEXT_13 = (
+_TEXT_14 = (
     "Predecessor lists are the tight arcs of the final distances (the DAG is built on\n"
     "the GPU); weight functions are evaluated once per arc for each call. Paths are\n"
     "walked as they are read. NetworkX's method also takes a gpusp \"sssp\" method name\n"
     "(Bellman-Ford semantics for methods that take negative weights, Dijkstra's\n"
     "otherwise), and with weight=None a \"bfs\" method name."
 )
-_TEXT_14 = (
+_TEXT_15 = (
     "Runs on the GPU (CuPy) with NumPy twins on the CPU; results match NetworkX.\n"
     "Negative weights need a method marked [negative weights] (the others refuse\n"
     "them, ValueError); a negative cycle raises NetworkXUnbounded."
 )
-_TEXT_15 = (
+_TEXT_16 = (
     "Runs on the GPU (CuPy) with NumPy twins on the CPU; results match NetworkX.\n"
     "Negative weights raise ValueError: use a Bellman-Ford function."
 )
-_TEXT_16 = (
+_TEXT_17 = (
     "Runs on the GPU (CuPy) with NumPy twins on the CPU; results match NetworkX.\n"
     "Negative weights raise ValueError: use a Bellman-Ford function. heuristic=None\n"
     "only (A* with h = 0 is Dijkstra)."
 )
-_TEXT_17 = (
+_TEXT_18 = (
     "Runs on the GPU (CuPy) with NumPy twins on the CPU; results match NetworkX.\n"
     "NetworkX's method also takes a gpusp \"sssp\" method name (Bellman-Ford semantics\n"
     "for methods that take negative weights, Dijkstra's otherwise), and with\n"
     "weight=None a \"bfs\" method name."
 )
-_TEXT_18 = (
+_TEXT_19 = (
     "The chosen method's options (listed under ``method``); an option the method does\n"
     "          not take raises TypeError. nx_gpusp.methods.METHODS describes each option."
 )
 
 FUNCTIONS = {
     "all_pairs_all_shortest_paths": {
-        "additional_docs": _TEXT_13,
+        "additional_docs": _TEXT_14,
         "additional_parameters": {
-            "method : str, optional": _TEXT_11,
-            "**options": _TEXT_18,
+            "method : str, optional": _TEXT_12,
+            "**options": _TEXT_19,
         },
     },
     "all_pairs_bellman_ford_path": {
-        "additional_docs": _TEXT_9,
+        "additional_docs": _TEXT_10,
         "additional_parameters": {
             "method : str, optional": (
                 "A gpusp method, or 'auto' to choose one from the graph; default:\n"
@@ -298,11 +305,11 @@ FUNCTIONS = {
                 "            'spmv-csr' [negative weights]\n"
                 "            'spmv-ell' [negative weights]"
             ),
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "all_pairs_bellman_ford_path_length": {
-        "additional_docs": _TEXT_9,
+        "additional_docs": _TEXT_10,
         "additional_parameters": {
             "method : str, optional": (
                 "A gpusp method, or 'auto' to choose one from the graph; default:\n"
@@ -348,25 +355,25 @@ FUNCTIONS = {
                 "            'spmv-csr' [negative weights]\n"
                 "            'spmv-ell' [negative weights]"
             ),
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "all_pairs_dijkstra": {
-        "additional_docs": _TEXT_10,
+        "additional_docs": _TEXT_11,
         "additional_parameters": {
             "method : str, optional": _TEXT_1,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "all_pairs_dijkstra_path": {
-        "additional_docs": _TEXT_10,
+        "additional_docs": _TEXT_11,
         "additional_parameters": {
             "method : str, optional": _TEXT_1,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "all_pairs_dijkstra_path_length": {
-        "additional_docs": _TEXT_10,
+        "additional_docs": _TEXT_11,
         "additional_parameters": {
             "method : str, optional": (
                 "A gpusp method, or 'auto' to choose one from the graph; default:\n"
@@ -410,7 +417,7 @@ FUNCTIONS = {
                 "            'spmv-csr'\n"
                 "            'spmv-ell'"
             ),
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "all_pairs_shortest_path": {
@@ -457,7 +464,7 @@ FUNCTIONS = {
                 "            'spmv-csr' [negative weights]\n"
                 "            'spmv-ell' [negative weights]"
             ),
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "all_pairs_shortest_path_length": {
@@ -511,35 +518,35 @@ FUNCTIONS = {
                 "            'spmv-csr' [negative weights]\n"
                 "            'spmv-ell' [negative weights]"
             ),
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "all_shortest_paths": {
-        "additional_docs": _TEXT_13,
+        "additional_docs": _TEXT_14,
         "additional_parameters": {
-            "method : str, optional": _TEXT_11,
-            "**options": _TEXT_18,
+            "method : str, optional": _TEXT_12,
+            "**options": _TEXT_19,
         },
     },
     "ancestors": {
         "additional_docs": _TEXT_8,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "astar_path": {
-        "additional_docs": _TEXT_16,
+        "additional_docs": _TEXT_17,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "astar_path_length": {
-        "additional_docs": _TEXT_16,
+        "additional_docs": _TEXT_17,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "average_shortest_path_length": {
@@ -557,28 +564,28 @@ FUNCTIONS = {
                 "            'phast-batched' [integer weights only]: core_size=2048, cuda_graph=True,\n"
                 "                batch=None"
             ),
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "barycenter": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "bellman_ford_path": {
-        "additional_docs": _TEXT_14,
+        "additional_docs": _TEXT_15,
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "bellman_ford_path_length": {
-        "additional_docs": _TEXT_14,
+        "additional_docs": _TEXT_15,
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "bellman_ford_predecessor_and_distance": {
@@ -591,7 +598,42 @@ FUNCTIONS = {
         ),
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
+        },
+    },
+    "bfs_edges": {
+        "additional_docs": _TEXT_9,
+        "additional_parameters": {
+            "method : str, optional": _TEXT_3,
+            "**options": _TEXT_19,
+        },
+    },
+    "bfs_layers": {
+        "additional_docs": _TEXT_9,
+        "additional_parameters": {
+            "method : str, optional": _TEXT_3,
+            "**options": _TEXT_19,
+        },
+    },
+    "bfs_predecessors": {
+        "additional_docs": _TEXT_9,
+        "additional_parameters": {
+            "method : str, optional": _TEXT_3,
+            "**options": _TEXT_19,
+        },
+    },
+    "bfs_successors": {
+        "additional_docs": _TEXT_9,
+        "additional_parameters": {
+            "method : str, optional": _TEXT_3,
+            "**options": _TEXT_19,
+        },
+    },
+    "bfs_tree": {
+        "additional_docs": _TEXT_9,
+        "additional_parameters": {
+            "method : str, optional": _TEXT_3,
+            "**options": _TEXT_19,
         },
     },
     "bidirectional_dijkstra": {
@@ -603,63 +645,76 @@ FUNCTIONS = {
         ),
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "bidirectional_shortest_path": {
         "additional_docs": _TEXT_8,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "center": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "closeness_centrality": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
+        },
+    },
+    "closeness_vitality": {
+        "additional_docs": (
+            "The Wiener indices by batched searches on the GPU, one all-pairs computation for\n"
+            "G and one per node left out. Batched SSSP from every source on the GPU (bit-\n"
+            "parallel BFS or min-plus SpMM), each batch reduced on the device to per-source\n"
+            "sums, counts and maxima; precomputed sp/e and attr are left to NetworkX. 'auto'\n"
+            "runs batched-bfs on unweighted graphs, else batched-spmm."
+        ),
+        "additional_parameters": {
+            "method : str, optional": _TEXT_0,
+            "**options": _TEXT_19,
         },
     },
     "descendants": {
         "additional_docs": _TEXT_8,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "descendants_at_distance": {
         "additional_docs": _TEXT_8,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "diameter": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "dijkstra_path": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "dijkstra_path_length": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "dijkstra_predecessor_and_distance": {
@@ -671,14 +726,56 @@ FUNCTIONS = {
         ),
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "eccentricity": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
+        },
+    },
+    "ego_graph": {
+        "additional_docs": (
+            "The radius search on the GPU (breadth-first, or Dijkstra with a cutoff for\n"
+            "distance=...); the subgraph is NetworkX's G.subgraph(nodes).copy(), node, edge\n"
+            "and graph data included."
+        ),
+        "additional_parameters": {
+            "method : str, optional": (
+                "A gpusp method, or 'auto' to choose one from the graph. Methods, with their\n"
+                "          options (further keyword arguments) and the options' defaults:\n"
+                "          bfs methods:\n"
+                "            'direction-optimizing' [unit weights only]: block_arcs=16384, alpha=14,\n"
+                "                beta=24\n"
+                "            'top-down' [unit weights only]: block_arcs=16384\n"
+                "          sssp methods:\n"
+                "            'bf-flag' [negative weights]: blocks=0\n"
+                "            'bf-queue' [negative weights]: slf=False, lll=False\n"
+                "            'bf-strided' [negative weights]: early_exit=False, blocks=0\n"
+                "            'bf-vertex' [negative weights]: early_exit=False\n"
+                "            'crauser': block_size=256\n"
+                "            'crauser-dense': block_size=256\n"
+                "            'crauser-economic': block_size=256\n"
+                "            'crauser-economic-pull': block_size=256\n"
+                "            'crauser-pull': block_size=256\n"
+                "            'delta-stepping': delta='median'\n"
+                "            'dijkstra-reduction': block_size=256\n"
+                "            'frontier' [negative weights]\n"
+                "            'harish' [negative weights]\n"
+                "            'lbr' [negative weights]: k=4, vertices_per_thread=2, wave_budget=1024,\n"
+                "                launches=None\n"
+                "            'martin': block_size=256\n"
+                "            'martin-pull': block_size=256\n"
+                "            'near-far' [negative weights]: delta=None, cluster=None, team_target=None,\n"
+                "                block_cap=None, grid_target=131072, dense_fraction=16, inline=True,\n"
+                "                dense_target=262144\n"
+                "            'phast' [integer weights only]: core_size=2048\n"
+                "            'spmv-csr' [negative weights]\n"
+                "            'spmv-ell' [negative weights]"
+            ),
+            "**options": _TEXT_19,
         },
     },
     "find_negative_cycle": {
@@ -694,28 +791,35 @@ FUNCTIONS = {
         "additional_docs": _TEXT_7,
         "additional_parameters": {
             "method : str, optional": _TEXT_5,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "floyd_warshall_numpy": {
         "additional_docs": _TEXT_7,
         "additional_parameters": {
             "method : str, optional": _TEXT_5,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "floyd_warshall_predecessor_and_distance": {
         "additional_docs": _TEXT_7,
         "additional_parameters": {
             "method : str, optional": _TEXT_5,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
+        },
+    },
+    "generic_bfs_edges": {
+        "additional_docs": _TEXT_9,
+        "additional_parameters": {
+            "method : str, optional": _TEXT_3,
+            "**options": _TEXT_19,
         },
     },
     "global_efficiency": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "goldberg_radzik": {
@@ -728,21 +832,21 @@ FUNCTIONS = {
         ),
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "harmonic_centrality": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "has_path": {
         "additional_docs": _TEXT_8,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "johnson": {
@@ -752,159 +856,204 @@ FUNCTIONS = {
         ),
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
+        },
+    },
+    "local_efficiency": {
+        "additional_docs": _TEXT_6,
+        "additional_parameters": {
+            "method : str, optional": _TEXT_0,
+            "**options": _TEXT_19,
         },
     },
     "multi_source_dijkstra": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "multi_source_dijkstra_path": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "multi_source_dijkstra_path_length": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "negative_edge_cycle": {
-        "additional_docs": _TEXT_14,
+        "additional_docs": _TEXT_15,
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "node_connected_component": {
         "additional_docs": _TEXT_8,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "periphery": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "predecessor": {
         "additional_docs": _TEXT_8,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "radius": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "shortest_path": {
-        "additional_docs": _TEXT_17,
+        "additional_docs": _TEXT_18,
         "additional_parameters": {
-            "method : str, optional": _TEXT_12,
+            "method : str, optional": _TEXT_13,
         },
     },
     "shortest_path_length": {
-        "additional_docs": _TEXT_17,
+        "additional_docs": _TEXT_18,
         "additional_parameters": {
-            "method : str, optional": _TEXT_12,
+            "method : str, optional": _TEXT_13,
         },
     },
     "single_source_all_shortest_paths": {
-        "additional_docs": _TEXT_13,
+        "additional_docs": _TEXT_14,
         "additional_parameters": {
-            "method : str, optional": _TEXT_11,
-            "**options": _TEXT_18,
+            "method : str, optional": _TEXT_12,
+            "**options": _TEXT_19,
         },
     },
     "single_source_bellman_ford": {
-        "additional_docs": _TEXT_14,
+        "additional_docs": _TEXT_15,
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_source_bellman_ford_path": {
-        "additional_docs": _TEXT_14,
+        "additional_docs": _TEXT_15,
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_source_bellman_ford_path_length": {
-        "additional_docs": _TEXT_14,
+        "additional_docs": _TEXT_15,
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_source_dijkstra": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_source_dijkstra_path": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_source_dijkstra_path_length": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_source_shortest_path": {
         "additional_docs": _TEXT_8,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_source_shortest_path_length": {
         "additional_docs": _TEXT_8,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_target_shortest_path": {
         "additional_docs": _TEXT_8,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_target_shortest_path_length": {
         "additional_docs": _TEXT_8,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
+        },
+    },
+    "voronoi_cells": {
+        "additional_docs": (
+            "One multi-source Dijkstra search on the GPU; graphs where a node is as near to\n"
+            "two centers (NetworkX's heap order picks one) are left to NetworkX."
+        ),
+        "additional_parameters": {
+            "method : str, optional": (
+                "A gpusp method, or 'auto' to choose one from the graph; default:\n"
+                "          nx.config.backends.gpusp.dijkstra_method ('auto'). Methods, with their options\n"
+                "          (further keyword arguments) and the options' defaults:\n"
+                "          sssp methods:\n"
+                "            'bf-flag' [negative weights]: blocks=0\n"
+                "            'bf-queue' [negative weights]: slf=False, lll=False\n"
+                "            'bf-strided' [negative weights]: early_exit=False, blocks=0\n"
+                "            'bf-vertex' [negative weights]: early_exit=False\n"
+                "            'crauser': block_size=256\n"
+                "            'crauser-dense': block_size=256\n"
+                "            'crauser-economic': block_size=256\n"
+                "            'crauser-economic-pull': block_size=256\n"
+                "            'crauser-pull': block_size=256\n"
+                "            'delta-stepping': delta='median'\n"
+                "            'dijkstra-reduction': block_size=256\n"
+                "            'frontier' [negative weights]\n"
+                "            'harish' [negative weights]\n"
+                "            'lbr' [negative weights]: k=4, vertices_per_thread=2, wave_budget=1024,\n"
+                "                launches=None\n"
+                "            'martin': block_size=256\n"
+                "            'martin-pull': block_size=256\n"
+                "            'near-far' [negative weights]: delta=None, cluster=None, team_target=None,\n"
+                "                block_cap=None, grid_target=131072, dense_fraction=16, inline=True,\n"
+                "                dense_target=262144\n"
+                "            'phast' [integer weights only]: core_size=2048\n"
+                "            'spmv-csr' [negative weights]\n"
+                "            'spmv-ell' [negative weights]"
+            ),
+            "**options": _TEXT_19,
         },
     },
     "wiener_index": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
 }

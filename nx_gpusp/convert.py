@@ -24,7 +24,7 @@ from .value_types import numpy_sums_differ
 
 __all__ = ["from_networkx", "to_networkx", "validate_weights", "EdgeDataGraph",
            "HiddenEdgesGraph", "WeightFunctionGraph", "NoneWeight", "from_weight_function",
-           "refuse_hidden_edges", "adjacency"]
+           "refuse_hidden_edges", "adjacency", "predecessors_in_node_order"]
 
 
 def adjacency(G, adj=None):
@@ -42,6 +42,37 @@ def adjacency(G, adj=None):
         return {u: {v: dict(keys.items()) for v, keys in nbrs.items()}
                 for u, nbrs in adj.items()}
     return {u: dict(nbrs.items()) for u, nbrs in adj.items()}
+
+
+def predecessors_in_node_order(G):
+    """Whether every row of a directed graph's in-adjacency (``G._pred``: a NetworkX
+    digraph's or an EdgeDataGraph's) lists its nodes in node order, as the reverse CSR
+    (``CSRGraph.reverse``) holds them: NetworkX's ``G.predecessors`` iterates the row
+    in the order its edges were added. Read by the C reader where it is built; kept in
+    G's ``__networkx_cache__``, which NetworkX clears when G changes."""
+    cache = getattr(G, "__networkx_cache__", None)
+    key = "nx_gpusp_predecessors_in_node_order"
+    if cache is not None and key in cache:
+        return cache[key]
+    succ = adjacency(G)
+    pred = G._pred if isinstance(G, EdgeDataGraph) else adjacency(G, G._pred)
+    nodes = list(succ)
+    fast = read_rows_in_c(pred, nodes, None, G.is_multigraph(), True)
+    if fast is not None:
+        indptr, indices = fast[0], fast[1].astype(np.int64)
+    else:
+        indptr = row_pointers(np.repeat(np.arange(len(nodes)),
+                                        np.fromiter(map(len, pred.values()), dtype=np.int64,
+                                                    count=len(nodes))), len(nodes))
+        indices = _head_indices(nodes, itertools.chain.from_iterable(pred.values()),
+                                int(indptr[-1]), identity_labels(nodes))
+    rising = np.diff(indices) > 0
+    starts = indptr[1:-1]
+    rising[starts[(starts > 0) & (starts < len(indices))] - 1] = True  # rows' boundaries
+    ordered = bool(rising.all())
+    if cache is not None:
+        cache[key] = ordered
+    return ordered
 
 
 def from_networkx(G, weight=None, default=1, *, graph_attrs=True):
@@ -382,6 +413,8 @@ class EdgeDataGraph:
         self._pred = adjacency(G, G._pred) if G.is_directed() else self._adj
         self._view = self._adj is not G._adj  # a copy of a view's rows
         self.graph = G.graph
+        self._node = G._node  # node data, for functions that return a subgraph of G
+        self._graph_class = G.__class__
         self._directed = G.is_directed()
         self._multigraph = G.is_multigraph()
         self._converted = {}  # attribute name (None: unweighted) -> CSRGraph
@@ -401,6 +434,17 @@ class EdgeDataGraph:
 
     def is_multigraph(self):
         return self._multigraph
+
+    def networkx(self):
+        """A NetworkX graph of G's class over these node, adjacency and graph dicts (no
+        copy): what functions that return part of G (``ego_graph``) take
+        ``subgraph(...).copy()`` of, as NetworkX does."""
+        G = self._graph_class.__new__(self._graph_class)
+        G.graph, G._node, G._adj = self.graph, self._node, self._adj
+        if self._directed:
+            G._succ, G._pred = self._adj, self._pred
+        G.__networkx_cache__ = {}
+        return G
 
     def __len__(self):
         return len(self._adj)

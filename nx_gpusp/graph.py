@@ -399,6 +399,24 @@ class CSRGraph:
         g.__dict__["reverse"] = self
         return g
 
+    def induced(self, keep):
+        """The subgraph induced by the vertices where the bool n-vector ``keep`` is True
+        (renumbered in index order, labels and number types kept)."""
+        keep = np.asarray(keep, dtype=bool)
+        new = np.cumsum(keep) - 1
+        tails = np.repeat(np.arange(self.n, dtype=np.int64), np.diff(self.indptr))
+        arcs = keep[tails] & keep[self.indices]
+        nodes = None
+        if self._nodes is not None or not keep.all():
+            nodes = [self.nodes[i] for i in np.flatnonzero(keep).tolist()]
+        return CSRGraph(row_pointers(new[tails[arcs]], int(keep.sum())),
+                        new[self.indices[arcs]], self.weights[arcs], nodes=nodes,
+                        directed=self.directed, multigraph=self.multigraph,
+                        weighted=self.weighted, weight_attr=self.weight_attr,
+                        float_arcs=None if self.float_arcs is None else self.float_arcs[arcs],
+                        floyd_warshall_floats=None if self.floyd_warshall_floats is None
+                        else self.floyd_warshall_floats[arcs])
+
     @functools.cached_property
     def unit_weights(self):
         """The same arcs with every weight 1 (NetworkX's ``weight=None``)."""

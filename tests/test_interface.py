@@ -30,7 +30,7 @@ def _networkx_module(func):
     """The gpusp algorithms module a NetworkX function belongs in: NetworkX's module under
     networkx.algorithms (shortest_paths' modules by their own name, a subpackage such as
     centrality by the package's)."""
-    path = func.__module__.removeprefix("networkx.algorithms.")
+    path = func.__module__.removeprefix("networkx.algorithms.").removeprefix("networkx.generators.")
     return path.removeprefix("shortest_paths.").split(".")[0]
 
 

@@ -38,6 +38,7 @@ MEASURE_MODULES = [
     "networkx.algorithms.tests.test_distance_measures",
     "networkx.algorithms.tests.test_efficiency",
     "networkx.algorithms.tests.test_wiener",
+    "networkx.algorithms.tests.test_vitality",
 ]
 # NetworkX's tests of the DAG functions, breadth-first search and connected components
 # (reachability)
@@ -45,12 +46,17 @@ REACHABILITY_MODULES = [
     "networkx.algorithms.tests.test_dag",
     "networkx.algorithms.traversal.tests.test_bfs",
     "networkx.algorithms.components.tests.test_connected",
+    "networkx.generators.tests.test_ego",
+    "networkx.algorithms.tests.test_voronoi",
 ]
 REACHABILITY_MUST_RUN = {"descendants", "ancestors", "descendants_at_distance",
-                         "node_connected_component"}
+                         "node_connected_component", "bfs_edges", "bfs_tree",
+                         "bfs_predecessors", "bfs_successors", "bfs_layers",
+                         "ego_graph", "voronoi_cells"}  # NetworkX calls generic_bfs_edges itself
 MEASURES_MUST_RUN = {
     "closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius",
     "center", "periphery", "barycenter", "wiener_index", "global_efficiency",
+    "local_efficiency", "closeness_vitality",
 }
 
 

@@ -18,10 +18,11 @@ from ..results import HostSSSP, TightArcs, distance_order, narrowest_distances, 
 from .apsp.path_sums import sums_along_trees, sums_exact
 from .sssp import cutoff_value, mask_beyond_cutoff
 from .sssp.bfs import distances_from_levels
+from .sssp.bfs_order import visit_order
 from .sssp.tight_arcs import tight_arc_dag
 from .sssp.tree import shortest_path_tree
 
-__all__ = ["sssp", "sssp_on_device", "bfs", "floyd_warshall", "floyd_warshall_matrix",
+__all__ = ["sssp", "sssp_on_device", "bfs", "bfs_visit_order", "floyd_warshall", "floyd_warshall_matrix",
            "distance_matrix", "predecessor_matrix", "floyd_warshall_rows", "fits_floyd_warshall",
            "tight_arcs", "rows_to_host", "HOST_CHUNK_BYTES", "DENSE_FRACTION"]
 
@@ -69,6 +70,18 @@ def bfs(ex, graph, method, sources, *, options, depth=None, want_pred=True, targ
     pred = ex.to_host(shortest_path_tree(ex, graph.unit_weights, result.dist,
                                          result.sources)) if want_pred else None
     return HostSSSP(graph, dist, pred, result.sources, order=order)
+
+
+def bfs_visit_order(ex, graph, method, first, *, options, depth=None):
+    """(order, parent, sizes) of a search of the "bfs" Method ``method`` from the vertex
+    indices ``first`` (levels up to ``depth``) in NetworkX's queue order
+    (solvers.sssp.bfs_order): host int64 arrays of the reached vertices and of each
+    one's parent (-1 for ``first``), and the list of the levels' sizes."""
+    first = np.asarray(first, dtype=np.int64)
+    result = method.solver(ex, graph, first, cutoff=depth, want_pred=False, target=None,
+                           **options)
+    order, parent, sizes = visit_order(ex, graph, result.dist, ex.asarray(first))
+    return ex.to_host(order), ex.to_host(parent), sizes
 
 
 def floyd_warshall(ex, graph, method, *, options, keep_negative_diagonal, predecessors):
