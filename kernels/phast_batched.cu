@@ -48,8 +48,8 @@
 #define PB_THREADS 256  // ops/phast_batched.py: BLOCK
 #define PB_ITEMS 8      // columns a lane relaxes per chunk
 #define PB_CHUNK (32 * PB_ITEMS)
-#define PB_SEG 16       // in-arcs a segment (ops/phast_batched.py: SEGMENT)
-#define PB_UNROLL 4     // arcs of a segment whose loads are issued together
+#define PB_SEG 8        // in-arcs a segment (ops/phast_batched.py: SEGMENT)
+#define PB_UNROLL 2     // arcs of a segment whose loads are issued together
 #define PB_TILE 64      // phast_batch_core: a block's core columns and batch columns
 #define PB_DEPTH 16     // phast_batch_core: core rows staged per step
 #define PB_FULL_MASK 0xffffffffu

@@ -21,7 +21,7 @@ __all__ = ["CudaOps", "NumpyOps", "CHUNK", "TILE", "SEGMENT", "CORE_STEP_ENTRIES
 CHUNK = 256  # columns a warp of phast_batch_pull covers (32 lanes x PB_ITEMS)
 TILE = 64  # phast_batch_core's tile (core columns x batch columns)
 CORE_STEP_ENTRIES = 1 << 22  # the twin's core product: entries formed at a time
-SEGMENT = 16  # in-arcs of one head a warp of phast_batch_pull takes (PB_SEG)
+SEGMENT = 8  # in-arcs of one head a warp of phast_batch_pull takes (PB_SEG)
 
 
 def sweep(ex, level_ptr, ptr, tails, weights):
