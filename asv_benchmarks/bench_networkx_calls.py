@@ -1,5 +1,5 @@
 """What a NetworkX user sees, through NetworkX's public API: the calls of the README's
-graphs beside NetworkX and SciPy (``LengthsLookups`` ... ``FirstCall``), conversion
+graphs beside NetworkX and SciPy (``LengthsLookups`` ... ``FirstCall``, ``SimplePaths``), conversion
 (from_networkx, upload), and the dispatched call with each method, first (nothing
 cached) and again (converted graph cached).
 
@@ -183,6 +183,18 @@ class FloydWarshallNumpy(_PublicCall):
     params = [W.workloads("fw-calls"), _PublicCall.impls]
 
     def time_floyd_warshall_numpy(self, workload, impl):
+        self.run()
+
+
+class SimplePaths(_PublicCall):
+    """The first 10 paths of ``shortest_simple_paths(G, s, t)``, graph cached (Yen's
+    algorithm; SciPy has none)."""
+
+    call = "simple-paths"
+    problem = "simple-paths-calls"
+    params = [W.workloads("simple-paths-calls"), ["gpusp", "networkx"]]
+
+    def time_simple_paths(self, workload, impl):
         self.run()
 
 

@@ -36,6 +36,7 @@ _BY_SCALE = {
         "fw-calls": ["tiny"],
         "first-call": ["tiny"],
         "race": ["tiny"],
+        "simple-paths-calls": ["tiny"],
     },
     "gpu": {
         "sssp": ["NY-synthetic", "COL", "FLA", "random-pred-1M", "random-pred-4M",
@@ -54,6 +55,8 @@ _BY_SCALE = {
         # the kernel race: auto beside harish and SciPy, source 0 and 10 sources
         "race": ["NY-synthetic", "FLA", "random-pred-1M", "random-pred-4M", "rmat-20",
                  "rmat-22"],
+        # Yen's k shortest simple paths (nx_gpusp.bench.SIMPLE_PATHS_CALL_WORKLOADS)
+        "simple-paths-calls": ["rome99", "gnutella04"],
     },
 }
 _only = os.environ.get("NX_GPUSP_BENCH_WORKLOADS")  # comma list: restrict further

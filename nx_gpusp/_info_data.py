@@ -934,6 +934,19 @@ FUNCTIONS = {
             "method : str, optional": _TEXT_13,
         },
     },
+    "shortest_simple_paths": {
+        "additional_docs": (
+            "Yen's algorithm as NetworkX runs it (its candidate order and its tie-break among\n"
+            "equally long candidates: first found, first yielded), with each round's spur\n"
+            "searches as one batch on the GPU (a row per spur, its root path removed). The\n"
+            "lengths of the k-th paths are NetworkX's, and so are the paths wherever shortest\n"
+            "spur paths are unique (e.g. random float weights); where several spur paths are\n"
+            "equally short, gpusp takes a deterministic one that may differ from the one\n"
+            "NetworkX's bidirectional search meets on, so later paths of equal length may\n"
+            "come in another order. Negative weights are left to NetworkX."
+        ),
+        "additional_parameters": {},
+    },
     "single_source_all_shortest_paths": {
         "additional_docs": _TEXT_14,
         "additional_parameters": {

@@ -37,6 +37,7 @@ lines go to stderr; tables to stdout.
 """
 
 import argparse
+import itertools
 import json
 import math
 import os
@@ -484,6 +485,8 @@ CALL_TITLES = {
                         "after a first lengths call (what paths add to a program's start)",
     "first-predecessors-call": "dijkstra_predecessor_and_distance, its first call in a "
                                "fresh process after a first lengths call",
+    "simple-paths": "the first 10 of shortest_simple_paths(G, source, target), cached "
+                    "(Yen's k shortest loopless paths)",
 }
 # the follow-up calls' functions and what the child reads of each answer
 FOLLOWUP_CALLS = {
@@ -494,6 +497,10 @@ FIRST_CALLS = ("first-call", "first-call-auto") + tuple(FOLLOWUP_CALLS)
 CALL_IMPLS = ("gpusp", "networkx", "scipy")
 FIRST_CALL_WORKLOADS = ("NY-synthetic", "tiny")  # first-call rows (a fresh process each)
 ALL_PAIRS_CALL_WORKLOADS = ("gnutella04", "tiny-all-pairs")
+# simple-paths rows: a round of Yen's algorithm is a spur search per vertex of a path,
+# and NetworkX's take seconds a round on the road networks' paths of hundreds of hops
+SIMPLE_PATHS_CALL_WORKLOADS = ("tiny", "rome99", "gnutella04")
+SIMPLE_PATHS_K = 10
 
 
 def calls_of(workload, case):
@@ -502,10 +509,11 @@ def calls_of(workload, case):
         return ("floyd-warshall-numpy",)
     if case.problem != "sssp":
         return ()
+    simple = ("simple-paths",) if workload in SIMPLE_PATHS_CALL_WORKLOADS else ()
     if workload in ALL_PAIRS_CALL_WORKLOADS:
-        return ("all-pairs-dict", "floyd-warshall-numpy")
+        return ("all-pairs-dict", "floyd-warshall-numpy") + simple
     first = FIRST_CALLS if workload in FIRST_CALL_WORKLOADS else ()
-    return SSSP_CALLS + first
+    return SSSP_CALLS + first + simple
 
 
 def user_graph(graph):
@@ -538,6 +546,8 @@ def call_skip_reason(impl, call, graph, G=None):
                     f"{NX_PATHS_MAX_ARCS}")
         return peer_skip_reason("networkx", "sssp", graph)
     if impl == "scipy":
+        if call == "simple-paths":
+            return "SciPy has no k shortest simple paths"
         if call in ("lengths-dict", "lengths-copy", "paths-dict") + FIRST_CALLS:
             return "SciPy returns arrays: no dict, no NetworkX call"
         if call == "floyd-warshall-numpy":
@@ -615,6 +625,14 @@ def call_runner(call, impl, graph, G, source=None, targets=()):
     elif call == "floyd-warshall-numpy":
         def run():
             return nx.floyd_warshall_numpy(G, **kw).shape[0]
+    elif call == "simple-paths":
+        reached = graph.reachable([source])  # the first looked-up node the source reaches
+        t = next((t for t in targets if reached[t] and t != source), source)
+        label, target = graph.labels([source, t])
+
+        def run():
+            paths = nx.shortest_simple_paths(G, label, target, **kw)
+            return sum(len(p) for p in itertools.islice(paths, SIMPLE_PATHS_K))
     else:
         raise ValueError(f"unknown call {call!r}; choose one of {sorted(CALL_TITLES)}")
     return run

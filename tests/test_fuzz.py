@@ -26,6 +26,7 @@ Where gpusp differs from NetworkX on purpose, ``_allowed`` says so and why.
 """
 
 import inspect
+import itertools
 import numbers
 from collections import Counter
 from collections.abc import Mapping
@@ -319,6 +320,8 @@ def _draw_call(draw, name, G, method=DRAW):
             args[p] = _node(draw, G) if required or draw(st.booleans()) else None
         elif p == "n":  # node_connected_component's node
             args[p] = _node(draw, G)
+        elif p == "target" and name in PATH_GENERATORS:  # a generator of paths to it
+            args[p] = _node(draw, G)
         elif p in ("target", "u"):
             args[p] = None if draw(st.booleans()) else _node(draw, G)
         elif p == "v":  # eccentricity: None, a node or a container of nodes
@@ -382,6 +385,11 @@ def _draw_call(draw, name, G, method=DRAW):
 
 
 # -- running -------------------------------------------------------------------------------
+# functions whose result is a generator of paths from source to target, and how many of
+# its paths are compared (the whole of it can be every simple path of the graph)
+PATH_GENERATORS = {"shortest_simple_paths": 12}
+
+
 def _run(call, G, backend):
     kwargs = dict(call.args)
     if backend == "gpusp":
@@ -402,7 +410,9 @@ def _run(call, G, backend):
             kwargs["usebounds"] = False
     try:
         out = getattr(nx, call.name)(G, **kwargs)
-        if inspect.isgenerator(out):  # (node, value) pairs, or paths (all_shortest_paths)
+        if call.name in PATH_GENERATORS:  # errors raise at the first next()
+            out = list(itertools.islice(out, PATH_GENERATORS[call.name]))
+        elif inspect.isgenerator(out):  # (node, value) pairs, or paths (all_shortest_paths)
             out = list(out) if call.name == "all_shortest_paths" or call.name in ORDERED \
                 else dict(out)
         return "ok", out
@@ -430,8 +440,9 @@ def _declinable(G, call):
     or of the attribute its ``weight`` argument names, which the dispatcher converts
     even where NetworkX's "unweighted" method then reads none."""
     named = _named_weight(call)
-    if call.name.startswith("astar") and call.weight is not None and _negative(G, call):
-        return True  # NetworkX's A* takes negative weights unchecked: left to it
+    if (call.name.startswith("astar") or call.name in PATH_GENERATORS) and \
+            call.weight is not None and _negative(G, call):
+        return True  # NetworkX's A* and Yen take negative weights unchecked: left to it
     return any(_inexact(G, call, w) or _hidden(G, w) or _asymmetric_view(G, w)
                for w in {call.weight, named} if w is not None) or \
         _reweighting_inexact(G, call)
@@ -547,6 +558,7 @@ LISTS = {
     "bellman_ford_predecessor_and_distance": "predecessors",
     "all_shortest_paths": "path lists", "single_source_all_shortest_paths": "path lists",
     "all_pairs_all_shortest_paths": "path lists",
+    "shortest_simple_paths": "simple paths",
 }
 
 
@@ -614,6 +626,8 @@ class Checker:
                 # docs/guide/semantics.md (predecessor lists): every predecessor NetworkX lists, by
                 # distance with ties in node order (NetworkX's: its queue's order)
                 assert Counter(got) == Counter(exp), (where, got, exp)
+            elif self.lists == "simple paths":
+                self.simple_paths(got, exp)
             elif self.lists == "path lists":
                 # docs/guide/semantics.md (all shortest paths): NetworkX's paths and repeats, in its order
                 # for the same predecessor lists (those come in another order)
@@ -664,6 +678,24 @@ class Checker:
             assert got[0] in start or got[-1] in start, (where, got, start)
         assert _close(_path_length(self.G, got, self.weight),
                       _path_length(self.G, exp, self.weight), self.scale), (where, got, exp)
+
+    def simple_paths(self, got, exp):
+        """docs/guide/semantics.md (k shortest simple paths): as many distinct simple paths
+        from the source to the target as NetworkX's, the k-th as long as NetworkX's k-th
+        (where paths tie, they may be others of that length, or come in another order)."""
+        source, target = self.call.args["source"], self.call.args["target"]
+        assert len(got) == len(exp), ("paths", len(got), len(exp))
+        assert len(set(map(tuple, got))) == len(got), ("a path came twice", got)
+        lengths = []
+        for path in got:
+            assert isinstance(path, list) and path[0] == source and path[-1] == target, path
+            assert len(set(path)) == len(path), ("not simple", path)
+            lengths.append(_path_length(self.G, path, self.weight))
+        for k, (a, e) in enumerate(zip(lengths, exp)):
+            assert _close(a, _path_length(self.G, e, self.weight), self.scale), \
+                ("length", k, got, exp)
+        assert all(a <= b or _close(a, b, self.scale) for a, b in zip(lengths, lengths[1:])), \
+            ("lengths decrease", lengths)
 
     def tree(self, got, exp):
         """goldberg_radzik's (pred, dist). docs/guide/semantics.md (goldberg_radzik): where several

@@ -1,5 +1,5 @@
-"""NetworkX's own shortest-path, all-pairs measure and reachability tests, run through the backend,
-with a guard that the backend really ran (a dispatch counter written by the
+"""NetworkX's own shortest-path, all-pairs measure, reachability and simple-path tests, run
+through the backend, with a guard that the backend really ran (a dispatch counter written by the
 nx_gpusp.testing plugin)."""
 
 import json
@@ -101,3 +101,10 @@ def test_networkx_reachability_suites_through_backend(tmp_path, device):
     summary, calls = run_networkx_tests(tmp_path, device, REACHABILITY_MODULES)
     missing = REACHABILITY_MUST_RUN - {name for name, count in calls.items() if count > 0}
     assert not missing, f"backend never ran: {sorted(missing)} ({summary})"
+
+
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)])
+def test_networkx_simple_paths_suite_through_backend(tmp_path, device):
+    summary, calls = run_networkx_tests(tmp_path, device,
+                                        ["networkx.algorithms.tests.test_simple_paths"])
+    assert calls.get("shortest_simple_paths", 0) > 10, (calls, summary)

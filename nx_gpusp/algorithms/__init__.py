@@ -5,3 +5,4 @@ result; no array code lives here."""
 from . import all_pairs, astar, components, dag, dense, generic, traversal, unweighted, weighted  # noqa: F401  (registers the functions)
 from . import ego, voronoi  # noqa: F401  (networkx.generators.ego, algorithms.voronoi)
 from . import centrality, distance_measures, efficiency_measures, vitality, wiener  # noqa: F401  (all-pairs measures)
+from . import simple_paths  # noqa: F401  (Yen's k shortest simple paths)
