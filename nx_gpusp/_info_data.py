@@ -138,11 +138,19 @@ _TEXT_7 = (
     "NetworkXUnbounded."
 )
 _TEXT_8 = (
+    "Brandes' algorithm on the GPU, many sources a batch: BFS levels (unweighted) or\n"
+    "distances of an all-pairs method sorted per source (weighted) give the path\n"
+    "counts, the dependencies are accumulated backward and summed over the sources on\n"
+    "the device; NetworkX's rescaling follows on the host. Weighted calls with a\n"
+    "weight <= 0, or float weights small enough that a sum could absorb one, and edge\n"
+    "betweenness of multigraphs are left to NetworkX."
+)
+_TEXT_9 = (
     "Breadth-first search on the GPU (direction-optimizing or top-down; all pairs by\n"
     "multi-source BFS, a bit per source); nodes in level order, by node order within\n"
     "a level."
 )
-_TEXT_9 = (
+_TEXT_10 = (
     "Many sources in flight on the GPU, in batches sized to free device memory; rows\n"
     "stream as they are read. 'auto' runs Floyd-Warshall for the lengths of dense\n"
     "graphs whose matrix fits, else batched-spmm; with dask_client set, the sources\n"
@@ -151,7 +159,7 @@ _TEXT_9 = (
     "weights] (the others refuse them, ValueError); a negative cycle raises\n"
     "NetworkXUnbounded."
 )
-_TEXT_10 = (
+_TEXT_11 = (
     "Many sources in flight on the GPU, in batches sized to free device memory; rows\n"
     "stream as they are read. 'auto' runs Floyd-Warshall for the lengths of dense\n"
     "graphs whose matrix fits, else batched-spmm; with dask_client set, the sources\n"
@@ -159,7 +167,7 @@ _TEXT_10 = (
     "CPU; results match NetworkX. Negative weights raise ValueError: use a Bellman-\n"
     "Ford function."
 )
-_TEXT_11 = (
+_TEXT_12 = (
     "NetworkX's own values, or the name of a gpusp method. Methods, with their\n"
     "          options (further keyword arguments) and the options' defaults:\n"
     "          sssp methods:\n"
@@ -191,7 +199,7 @@ _TEXT_11 = (
     "                beta=24\n"
     "            'top-down' [unit weights only]: block_arcs=16384"
 )
-_TEXT_12 = (
+_TEXT_13 = (
     "NetworkX's own values, or the name of a gpusp method. Methods:\n"
     "          sssp methods:\n"
     "            'bf-flag' [negative weights]\n"
@@ -218,48 +226,48 @@ _TEXT_12 = (
     "            'direction-optimizing' [unit weights only]\n"
     "            'top-down' [unit weights only]"
 )
-_TEXT_13 = (
+_TEXT_14 = (
     "Predecessor lists are the tight arcs of the final distances (the DAG is built on\n"
     "the GPU); weight functions are evaluated once per arc for each call. Paths are\n"
     "walked as they are read. NetworkX's method also takes a gpusp \"sssp\" method name\n"
     "(Bellman-Ford semantics for methods that take negative weights, Dijkstra's\n"
     "otherwise), and with weight=None a \"bfs\" method name."
 )
-_TEXT_14 = (
+_TEXT_15 = (
     "Runs on the GPU (CuPy) with NumPy twins on the CPU; results match NetworkX.\n"
     "Negative weights need a method marked [negative weights] (the others refuse\n"
     "them, ValueError); a negative cycle raises NetworkXUnbounded."
 )
-_TEXT_15 = (
+_TEXT_16 = (
     "Runs on the GPU (CuPy) with NumPy twins on the CPU; results match NetworkX.\n"
     "Negative weights raise ValueError: use a Bellman-Ford function."
 )
-_TEXT_16 = (
+_TEXT_17 = (
     "Runs on the GPU (CuPy) with NumPy twins on the CPU; results match NetworkX.\n"
     "Negative weights raise ValueError: use a Bellman-Ford function. heuristic=None\n"
     "only (A* with h = 0 is Dijkstra)."
 )
-_TEXT_17 = (
+_TEXT_18 = (
     "Runs on the GPU (CuPy) with NumPy twins on the CPU; results match NetworkX.\n"
     "NetworkX's method also takes a gpusp \"sssp\" method name (Bellman-Ford semantics\n"
     "for methods that take negative weights, Dijkstra's otherwise), and with\n"
     "weight=None a \"bfs\" method name."
 )
-_TEXT_18 = (
+_TEXT_19 = (
     "The chosen method's options (listed under ``method``); an option the method does\n"
     "          not take raises TypeError. nx_gpusp.methods.METHODS describes each option."
 )
 
 FUNCTIONS = {
     "all_pairs_all_shortest_paths": {
-        "additional_docs": _TEXT_13,
+        "additional_docs": _TEXT_14,
         "additional_parameters": {
-            "method : str, optional": _TEXT_11,
-            "**options": _TEXT_18,
+            "method : str, optional": _TEXT_12,
+            "**options": _TEXT_19,
         },
     },
     "all_pairs_bellman_ford_path": {
-        "additional_docs": _TEXT_9,
+        "additional_docs": _TEXT_10,
         "additional_parameters": {
             "method : str, optional": (
                 "A gpusp method, or 'auto' to choose one from the graph; default:\n"
@@ -298,11 +306,11 @@ FUNCTIONS = {
                 "            'spmv-csr' [negative weights]\n"
                 "            'spmv-ell' [negative weights]"
             ),
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "all_pairs_bellman_ford_path_length": {
-        "additional_docs": _TEXT_9,
+        "additional_docs": _TEXT_10,
         "additional_parameters": {
             "method : str, optional": (
                 "A gpusp method, or 'auto' to choose one from the graph; default:\n"
@@ -348,25 +356,25 @@ FUNCTIONS = {
                 "            'spmv-csr' [negative weights]\n"
                 "            'spmv-ell' [negative weights]"
             ),
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "all_pairs_dijkstra": {
-        "additional_docs": _TEXT_10,
+        "additional_docs": _TEXT_11,
         "additional_parameters": {
             "method : str, optional": _TEXT_1,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "all_pairs_dijkstra_path": {
-        "additional_docs": _TEXT_10,
+        "additional_docs": _TEXT_11,
         "additional_parameters": {
             "method : str, optional": _TEXT_1,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "all_pairs_dijkstra_path_length": {
-        "additional_docs": _TEXT_10,
+        "additional_docs": _TEXT_11,
         "additional_parameters": {
             "method : str, optional": (
                 "A gpusp method, or 'auto' to choose one from the graph; default:\n"
@@ -410,11 +418,11 @@ FUNCTIONS = {
                 "            'spmv-csr'\n"
                 "            'spmv-ell'"
             ),
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "all_pairs_shortest_path": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": (
                 "A gpusp method, or 'auto' to choose one from the graph; default: 'batched-bfs'.\n"
@@ -457,11 +465,11 @@ FUNCTIONS = {
                 "            'spmv-csr' [negative weights]\n"
                 "            'spmv-ell' [negative weights]"
             ),
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "all_pairs_shortest_path_length": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": (
                 "A gpusp method, or 'auto' to choose one from the graph; default: 'batched-bfs'.\n"
@@ -511,35 +519,35 @@ FUNCTIONS = {
                 "            'spmv-csr' [negative weights]\n"
                 "            'spmv-ell' [negative weights]"
             ),
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "all_shortest_paths": {
-        "additional_docs": _TEXT_13,
+        "additional_docs": _TEXT_14,
         "additional_parameters": {
-            "method : str, optional": _TEXT_11,
-            "**options": _TEXT_18,
+            "method : str, optional": _TEXT_12,
+            "**options": _TEXT_19,
         },
     },
     "ancestors": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "astar_path": {
-        "additional_docs": _TEXT_16,
+        "additional_docs": _TEXT_17,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "astar_path_length": {
-        "additional_docs": _TEXT_16,
+        "additional_docs": _TEXT_17,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "average_shortest_path_length": {
@@ -557,28 +565,28 @@ FUNCTIONS = {
                 "            'phast-batched' [integer weights only]: core_size=2048, cuda_graph=True,\n"
                 "                batch=None"
             ),
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "barycenter": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "bellman_ford_path": {
-        "additional_docs": _TEXT_14,
+        "additional_docs": _TEXT_15,
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "bellman_ford_path_length": {
-        "additional_docs": _TEXT_14,
+        "additional_docs": _TEXT_15,
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "bellman_ford_predecessor_and_distance": {
@@ -591,8 +599,16 @@ FUNCTIONS = {
         ),
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
+    },
+    "betweenness_centrality": {
+        "additional_docs": _TEXT_8,
+        "additional_parameters": {},
+    },
+    "betweenness_centrality_subset": {
+        "additional_docs": _TEXT_8,
+        "additional_parameters": {},
     },
     "bidirectional_dijkstra": {
         "additional_docs": (
@@ -603,63 +619,63 @@ FUNCTIONS = {
         ),
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "bidirectional_shortest_path": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "center": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "closeness_centrality": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "descendants": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "descendants_at_distance": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "diameter": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "dijkstra_path": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "dijkstra_path_length": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "dijkstra_predecessor_and_distance": {
@@ -671,15 +687,23 @@ FUNCTIONS = {
         ),
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "eccentricity": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
+    },
+    "edge_betweenness_centrality": {
+        "additional_docs": _TEXT_8,
+        "additional_parameters": {},
+    },
+    "edge_betweenness_centrality_subset": {
+        "additional_docs": _TEXT_8,
+        "additional_parameters": {},
     },
     "find_negative_cycle": {
         "additional_docs": (
@@ -694,28 +718,28 @@ FUNCTIONS = {
         "additional_docs": _TEXT_7,
         "additional_parameters": {
             "method : str, optional": _TEXT_5,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "floyd_warshall_numpy": {
         "additional_docs": _TEXT_7,
         "additional_parameters": {
             "method : str, optional": _TEXT_5,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "floyd_warshall_predecessor_and_distance": {
         "additional_docs": _TEXT_7,
         "additional_parameters": {
             "method : str, optional": _TEXT_5,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "global_efficiency": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "goldberg_radzik": {
@@ -728,21 +752,21 @@ FUNCTIONS = {
         ),
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "harmonic_centrality": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "has_path": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "johnson": {
@@ -752,159 +776,159 @@ FUNCTIONS = {
         ),
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "multi_source_dijkstra": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "multi_source_dijkstra_path": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "multi_source_dijkstra_path_length": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "negative_edge_cycle": {
-        "additional_docs": _TEXT_14,
+        "additional_docs": _TEXT_15,
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "node_connected_component": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "periphery": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "predecessor": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "radius": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "shortest_path": {
-        "additional_docs": _TEXT_17,
+        "additional_docs": _TEXT_18,
         "additional_parameters": {
-            "method : str, optional": _TEXT_12,
+            "method : str, optional": _TEXT_13,
         },
     },
     "shortest_path_length": {
-        "additional_docs": _TEXT_17,
+        "additional_docs": _TEXT_18,
         "additional_parameters": {
-            "method : str, optional": _TEXT_12,
+            "method : str, optional": _TEXT_13,
         },
     },
     "single_source_all_shortest_paths": {
-        "additional_docs": _TEXT_13,
+        "additional_docs": _TEXT_14,
         "additional_parameters": {
-            "method : str, optional": _TEXT_11,
-            "**options": _TEXT_18,
+            "method : str, optional": _TEXT_12,
+            "**options": _TEXT_19,
         },
     },
     "single_source_bellman_ford": {
-        "additional_docs": _TEXT_14,
+        "additional_docs": _TEXT_15,
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_source_bellman_ford_path": {
-        "additional_docs": _TEXT_14,
+        "additional_docs": _TEXT_15,
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_source_bellman_ford_path_length": {
-        "additional_docs": _TEXT_14,
+        "additional_docs": _TEXT_15,
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_source_dijkstra": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_source_dijkstra_path": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_source_dijkstra_path_length": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_source_shortest_path": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_source_shortest_path_length": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_target_shortest_path": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "single_target_shortest_path_length": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
     "wiener_index": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_18,
+            "**options": _TEXT_19,
         },
     },
 }

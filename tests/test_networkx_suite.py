@@ -38,6 +38,8 @@ MEASURE_MODULES = [
     "networkx.algorithms.tests.test_distance_measures",
     "networkx.algorithms.tests.test_efficiency",
     "networkx.algorithms.tests.test_wiener",
+    "networkx.algorithms.centrality.tests.test_betweenness_centrality",
+    "networkx.algorithms.centrality.tests.test_betweenness_centrality_subset",
 ]
 # NetworkX's tests of the DAG functions, breadth-first search and connected components
 # (reachability)
@@ -51,6 +53,8 @@ REACHABILITY_MUST_RUN = {"descendants", "ancestors", "descendants_at_distance",
 MEASURES_MUST_RUN = {
     "closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius",
     "center", "periphery", "barycenter", "wiener_index", "global_efficiency",
+    "betweenness_centrality", "edge_betweenness_centrality", "betweenness_centrality_subset",
+    "edge_betweenness_centrality_subset",
 }
 
 

@@ -60,14 +60,14 @@ def rescale(values, n, *, normalized, directed, endpoints=True, sampled=None):
     return np.where(sampled[0], values * scale_source, values * scale_nonsource)
 
 
-def _can_run_edges(arguments):
+def multigraph_edges_can_run(arguments):
     G = arguments.get("G")
     if G is not None and G.is_multigraph():
         return MULTIGRAPH_EDGES
     return True
 
 
-def _should_run(arguments):
+def betweenness_should_run(arguments):
     """Automatic dispatch: NetworkX keeps calls whose searches (one per source) visit
     fewer arcs in all than ``should_run_min_all_pairs_work``."""
     G = arguments.get("G")
@@ -155,7 +155,7 @@ def _targets_of(graph, targets):
     return mask
 
 
-@networkx_algorithm(can_run=None, should_run=_should_run, doc=DOC)
+@networkx_algorithm(can_run=None, should_run=betweenness_should_run, doc=DOC)
 def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False,
                            seed=None):
     graph = _graph(G, weight)
@@ -178,7 +178,7 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
     return dict(zip(graph.nodes, values.tolist()))
 
 
-@networkx_algorithm(can_run=_can_run_edges, should_run=_should_run, doc=DOC)
+@networkx_algorithm(can_run=multigraph_edges_can_run, should_run=betweenness_should_run, doc=DOC)
 def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=None):
     graph = _graph(G, weight, edges=True)
     n = graph.n
@@ -191,7 +191,7 @@ def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=No
     return dict(zip(keys, values.tolist()))
 
 
-@networkx_algorithm(can_run=None, should_run=_should_run, doc=DOC)
+@networkx_algorithm(can_run=None, should_run=betweenness_should_run, doc=DOC)
 def betweenness_centrality_subset(G, sources, targets, normalized=False, weight=None):
     graph = _graph(G, weight)
     origins = _sources_of(graph, sources)
@@ -201,7 +201,7 @@ def betweenness_centrality_subset(G, sources, targets, normalized=False, weight=
     return dict(zip(graph.nodes, values.tolist()))
 
 
-@networkx_algorithm(can_run=_can_run_edges, should_run=_should_run, doc=DOC)
+@networkx_algorithm(can_run=multigraph_edges_can_run, should_run=betweenness_should_run, doc=DOC)
 def edge_betweenness_centrality_subset(G, sources, targets, normalized=False, weight=None):
     graph = _graph(G, weight, edges=True)
     origins = _sources_of(graph, sources)
