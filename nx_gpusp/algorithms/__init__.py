@@ -3,4 +3,4 @@
 result; no array code lives here."""
 
 from . import all_pairs, astar, components, dag, dense, generic, traversal, unweighted, weighted  # noqa: F401  (registers the functions)
-from . import betweenness, centrality, distance_measures, efficiency_measures, wiener  # noqa: F401  (all-pairs measures)
+from . import centrality, distance_measures, efficiency_measures, wiener  # noqa: F401  (all-pairs measures)
