@@ -317,3 +317,35 @@ class Traversal:
             return len(nx.voronoi_cells(self.G, self.centers, weight=self.attr, **self.kw))
         except NotImplementedError:  # ties between centers: NetworkX's to answer
             return 0
+
+
+class Betweenness(_PublicCall):
+    """betweenness_centrality through NetworkX's public API, graph cached: k = 1000
+    sampled sources on hop counts, and exact on the weights, beside NetworkX (left out
+    where its searches visit more than ``nx_gpusp.bench.NX_BETWEENNESS_MAX_WORK`` arcs)."""
+
+    problem = "all-pairs-calls"
+    param_names = ["workload", "impl", "call"]
+    params = [W.workloads("all-pairs-calls"), ["gpusp", "networkx"],
+              ["betweenness-k", "betweenness-weighted"]]
+    repeat = (1, 3, 60.0)
+
+    def setup(self, workload, impl, call):
+        self.call = call
+        super().setup(workload, impl)
+
+    def time_betweenness(self, workload, impl, call):
+        self.run()
+
+
+class BetweennessSampled(_PublicCall):
+    """betweenness_centrality(G, k=1000, seed=0) on hop counts on the README's graphs
+    (R-MAT scale 20 among them), graph cached."""
+
+    call = "betweenness-k"
+    param_names = ["workload", "impl"]
+    params = [W.workloads("calls"), ["gpusp", "networkx"]]
+    repeat = (1, 3, 60.0)
+
+    def time_betweenness_k(self, workload, impl):
+        self.run()

@@ -138,18 +138,26 @@ _TEXT_7 = (
     "NetworkXUnbounded."
 )
 _TEXT_8 = (
+    "Brandes' algorithm on the GPU, many sources a batch: BFS levels (unweighted) or\n"
+    "distances of an all-pairs method sorted per source (weighted) give the path\n"
+    "counts, the dependencies are accumulated backward and summed over the sources on\n"
+    "the device; NetworkX's rescaling follows on the host. Weighted calls with a\n"
+    "weight <= 0, or float weights small enough that a sum could absorb one, and edge\n"
+    "betweenness of multigraphs are left to NetworkX."
+)
+_TEXT_9 = (
     "Breadth-first search on the GPU (direction-optimizing or top-down; all pairs by\n"
     "multi-source BFS, a bit per source); nodes in level order, by node order within\n"
     "a level."
 )
-_TEXT_9 = (
+_TEXT_10 = (
     "Levels by a breadth-first search on the GPU, then NetworkX's queue order from\n"
     "them, one pass a level: the same edges, layers and trees as NetworkX, in its\n"
     "order. sort_neighbors, a generic_bfs_edges neighbors other than G.neighbors,\n"
     "G.successors or G.predecessors, and reverse=True on a digraph whose in-\n"
     "neighbours were added out of node order are left to NetworkX."
 )
-_TEXT_10 = (
+_TEXT_11 = (
     "Many sources in flight on the GPU, in batches sized to free device memory; rows\n"
     "stream as they are read. 'auto' runs Floyd-Warshall for the lengths of dense\n"
     "graphs whose matrix fits, else batched-spmm; with dask_client set, the sources\n"
@@ -158,7 +166,7 @@ _TEXT_10 = (
     "weights] (the others refuse them, ValueError); a negative cycle raises\n"
     "NetworkXUnbounded."
 )
-_TEXT_11 = (
+_TEXT_12 = (
     "Many sources in flight on the GPU, in batches sized to free device memory; rows\n"
     "stream as they are read. 'auto' runs Floyd-Warshall for the lengths of dense\n"
     "graphs whose matrix fits, else batched-spmm; with dask_client set, the sources\n"
@@ -166,7 +174,7 @@ _TEXT_11 = (
     "CPU; results match NetworkX. Negative weights raise ValueError: use a Bellman-\n"
     "Ford function."
 )
-_TEXT_12 = (
+_TEXT_13 = (
     "NetworkX's own values, or the name of a gpusp method. Methods, with their\n"
     "          options (further keyword arguments) and the options' defaults:\n"
     "          sssp methods:\n"
@@ -198,7 +206,7 @@ _TEXT_12 = (
     "                beta=24\n"
     "            'top-down' [unit weights only]: block_arcs=16384"
 )
-_TEXT_13 = (
+_TEXT_14 = (
     "NetworkX's own values, or the name of a gpusp method. Methods:\n"
     "          sssp methods:\n"
     "            'bf-flag' [negative weights]\n"
@@ -225,48 +233,48 @@ _TEXT_13 = (
     "            'direction-optimizing' [unit weights only]\n"
     "            'top-down' [unit weights only]"
 )
-_TEXT_14 = (
+_TEXT_15 = (
     "Predecessor lists are the tight arcs of the final distances (the DAG is built on\n"
     "the GPU); weight functions are evaluated once per arc for each call. Paths are\n"
     "walked as they are read. NetworkX's method also takes a gpusp \"sssp\" method name\n"
     "(Bellman-Ford semantics for methods that take negative weights, Dijkstra's\n"
     "otherwise), and with weight=None a \"bfs\" method name."
 )
-_TEXT_15 = (
+_TEXT_16 = (
     "Runs on the GPU (CuPy) with NumPy twins on the CPU; results match NetworkX.\n"
     "Negative weights need a method marked [negative weights] (the others refuse\n"
     "them, ValueError); a negative cycle raises NetworkXUnbounded."
 )
-_TEXT_16 = (
+_TEXT_17 = (
     "Runs on the GPU (CuPy) with NumPy twins on the CPU; results match NetworkX.\n"
     "Negative weights raise ValueError: use a Bellman-Ford function."
 )
-_TEXT_17 = (
+_TEXT_18 = (
     "Runs on the GPU (CuPy) with NumPy twins on the CPU; results match NetworkX.\n"
     "Negative weights raise ValueError: use a Bellman-Ford function. heuristic=None\n"
     "only (A* with h = 0 is Dijkstra)."
 )
-_TEXT_18 = (
+_TEXT_19 = (
     "Runs on the GPU (CuPy) with NumPy twins on the CPU; results match NetworkX.\n"
     "NetworkX's method also takes a gpusp \"sssp\" method name (Bellman-Ford semantics\n"
     "for methods that take negative weights, Dijkstra's otherwise), and with\n"
     "weight=None a \"bfs\" method name."
 )
-_TEXT_19 = (
+_TEXT_20 = (
     "The chosen method's options (listed under ``method``); an option the method does\n"
     "          not take raises TypeError. nx_gpusp.methods.METHODS describes each option."
 )
 
 FUNCTIONS = {
     "all_pairs_all_shortest_paths": {
-        "additional_docs": _TEXT_14,
+        "additional_docs": _TEXT_15,
         "additional_parameters": {
-            "method : str, optional": _TEXT_12,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_13,
+            "**options": _TEXT_20,
         },
     },
     "all_pairs_bellman_ford_path": {
-        "additional_docs": _TEXT_10,
+        "additional_docs": _TEXT_11,
         "additional_parameters": {
             "method : str, optional": (
                 "A gpusp method, or 'auto' to choose one from the graph; default:\n"
@@ -305,11 +313,11 @@ FUNCTIONS = {
                 "            'spmv-csr' [negative weights]\n"
                 "            'spmv-ell' [negative weights]"
             ),
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "all_pairs_bellman_ford_path_length": {
-        "additional_docs": _TEXT_10,
+        "additional_docs": _TEXT_11,
         "additional_parameters": {
             "method : str, optional": (
                 "A gpusp method, or 'auto' to choose one from the graph; default:\n"
@@ -355,25 +363,25 @@ FUNCTIONS = {
                 "            'spmv-csr' [negative weights]\n"
                 "            'spmv-ell' [negative weights]"
             ),
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "all_pairs_dijkstra": {
-        "additional_docs": _TEXT_11,
+        "additional_docs": _TEXT_12,
         "additional_parameters": {
             "method : str, optional": _TEXT_1,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "all_pairs_dijkstra_path": {
-        "additional_docs": _TEXT_11,
+        "additional_docs": _TEXT_12,
         "additional_parameters": {
             "method : str, optional": _TEXT_1,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "all_pairs_dijkstra_path_length": {
-        "additional_docs": _TEXT_11,
+        "additional_docs": _TEXT_12,
         "additional_parameters": {
             "method : str, optional": (
                 "A gpusp method, or 'auto' to choose one from the graph; default:\n"
@@ -417,11 +425,11 @@ FUNCTIONS = {
                 "            'spmv-csr'\n"
                 "            'spmv-ell'"
             ),
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "all_pairs_shortest_path": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": (
                 "A gpusp method, or 'auto' to choose one from the graph; default: 'batched-bfs'.\n"
@@ -464,11 +472,11 @@ FUNCTIONS = {
                 "            'spmv-csr' [negative weights]\n"
                 "            'spmv-ell' [negative weights]"
             ),
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "all_pairs_shortest_path_length": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": (
                 "A gpusp method, or 'auto' to choose one from the graph; default: 'batched-bfs'.\n"
@@ -518,35 +526,35 @@ FUNCTIONS = {
                 "            'spmv-csr' [negative weights]\n"
                 "            'spmv-ell' [negative weights]"
             ),
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "all_shortest_paths": {
-        "additional_docs": _TEXT_14,
+        "additional_docs": _TEXT_15,
         "additional_parameters": {
-            "method : str, optional": _TEXT_12,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_13,
+            "**options": _TEXT_20,
         },
     },
     "ancestors": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "astar_path": {
-        "additional_docs": _TEXT_17,
+        "additional_docs": _TEXT_18,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "astar_path_length": {
-        "additional_docs": _TEXT_17,
+        "additional_docs": _TEXT_18,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "average_shortest_path_length": {
@@ -564,28 +572,28 @@ FUNCTIONS = {
                 "            'phast-batched' [integer weights only]: core_size=2048, cuda_graph=True,\n"
                 "                batch=None"
             ),
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "barycenter": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "bellman_ford_path": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "bellman_ford_path_length": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "bellman_ford_predecessor_and_distance": {
@@ -598,42 +606,50 @@ FUNCTIONS = {
         ),
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
+    "betweenness_centrality": {
+        "additional_docs": _TEXT_8,
+        "additional_parameters": {},
+    },
+    "betweenness_centrality_subset": {
+        "additional_docs": _TEXT_8,
+        "additional_parameters": {},
+    },
     "bfs_edges": {
-        "additional_docs": _TEXT_9,
+        "additional_docs": _TEXT_10,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "bfs_layers": {
-        "additional_docs": _TEXT_9,
+        "additional_docs": _TEXT_10,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "bfs_predecessors": {
-        "additional_docs": _TEXT_9,
+        "additional_docs": _TEXT_10,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "bfs_successors": {
-        "additional_docs": _TEXT_9,
+        "additional_docs": _TEXT_10,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "bfs_tree": {
-        "additional_docs": _TEXT_9,
+        "additional_docs": _TEXT_10,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "bidirectional_dijkstra": {
@@ -645,28 +661,28 @@ FUNCTIONS = {
         ),
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "bidirectional_shortest_path": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "center": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "closeness_centrality": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "closeness_vitality": {
@@ -679,42 +695,42 @@ FUNCTIONS = {
         ),
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "descendants": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "descendants_at_distance": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "diameter": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "dijkstra_path": {
-        "additional_docs": _TEXT_16,
+        "additional_docs": _TEXT_17,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "dijkstra_path_length": {
-        "additional_docs": _TEXT_16,
+        "additional_docs": _TEXT_17,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "dijkstra_predecessor_and_distance": {
@@ -726,15 +742,23 @@ FUNCTIONS = {
         ),
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "eccentricity": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
+    },
+    "edge_betweenness_centrality": {
+        "additional_docs": _TEXT_8,
+        "additional_parameters": {},
+    },
+    "edge_betweenness_centrality_subset": {
+        "additional_docs": _TEXT_8,
+        "additional_parameters": {},
     },
     "ego_graph": {
         "additional_docs": (
@@ -775,7 +799,7 @@ FUNCTIONS = {
                 "            'spmv-csr' [negative weights]\n"
                 "            'spmv-ell' [negative weights]"
             ),
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "find_negative_cycle": {
@@ -791,35 +815,35 @@ FUNCTIONS = {
         "additional_docs": _TEXT_7,
         "additional_parameters": {
             "method : str, optional": _TEXT_5,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "floyd_warshall_numpy": {
         "additional_docs": _TEXT_7,
         "additional_parameters": {
             "method : str, optional": _TEXT_5,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "floyd_warshall_predecessor_and_distance": {
         "additional_docs": _TEXT_7,
         "additional_parameters": {
             "method : str, optional": _TEXT_5,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "generic_bfs_edges": {
-        "additional_docs": _TEXT_9,
+        "additional_docs": _TEXT_10,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "global_efficiency": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "goldberg_radzik": {
@@ -832,21 +856,21 @@ FUNCTIONS = {
         ),
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "harmonic_centrality": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "has_path": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "johnson": {
@@ -856,82 +880,82 @@ FUNCTIONS = {
         ),
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "local_efficiency": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "multi_source_dijkstra": {
-        "additional_docs": _TEXT_16,
+        "additional_docs": _TEXT_17,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "multi_source_dijkstra_path": {
-        "additional_docs": _TEXT_16,
+        "additional_docs": _TEXT_17,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "multi_source_dijkstra_path_length": {
-        "additional_docs": _TEXT_16,
+        "additional_docs": _TEXT_17,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "negative_edge_cycle": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "node_connected_component": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "periphery": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "predecessor": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "radius": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "shortest_path": {
-        "additional_docs": _TEXT_18,
+        "additional_docs": _TEXT_19,
         "additional_parameters": {
-            "method : str, optional": _TEXT_13,
+            "method : str, optional": _TEXT_14,
         },
     },
     "shortest_path_length": {
-        "additional_docs": _TEXT_18,
+        "additional_docs": _TEXT_19,
         "additional_parameters": {
-            "method : str, optional": _TEXT_13,
+            "method : str, optional": _TEXT_14,
         },
     },
     "shortest_simple_paths": {
@@ -948,80 +972,80 @@ FUNCTIONS = {
         "additional_parameters": {},
     },
     "single_source_all_shortest_paths": {
-        "additional_docs": _TEXT_14,
+        "additional_docs": _TEXT_15,
         "additional_parameters": {
-            "method : str, optional": _TEXT_12,
-            "**options": _TEXT_19,
+            "method : str, optional": _TEXT_13,
+            "**options": _TEXT_20,
         },
     },
     "single_source_bellman_ford": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "single_source_bellman_ford_path": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "single_source_bellman_ford_path_length": {
-        "additional_docs": _TEXT_15,
+        "additional_docs": _TEXT_16,
         "additional_parameters": {
             "method : str, optional": _TEXT_2,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "single_source_dijkstra": {
-        "additional_docs": _TEXT_16,
+        "additional_docs": _TEXT_17,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "single_source_dijkstra_path": {
-        "additional_docs": _TEXT_16,
+        "additional_docs": _TEXT_17,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "single_source_dijkstra_path_length": {
-        "additional_docs": _TEXT_16,
+        "additional_docs": _TEXT_17,
         "additional_parameters": {
             "method : str, optional": _TEXT_4,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "single_source_shortest_path": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "single_source_shortest_path_length": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "single_target_shortest_path": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "single_target_shortest_path_length": {
-        "additional_docs": _TEXT_8,
+        "additional_docs": _TEXT_9,
         "additional_parameters": {
             "method : str, optional": _TEXT_3,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "voronoi_cells": {
@@ -1059,14 +1083,14 @@ FUNCTIONS = {
                 "            'spmv-csr' [negative weights]\n"
                 "            'spmv-ell' [negative weights]"
             ),
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
     "wiener_index": {
         "additional_docs": _TEXT_6,
         "additional_parameters": {
             "method : str, optional": _TEXT_0,
-            "**options": _TEXT_19,
+            "**options": _TEXT_20,
         },
     },
 }

@@ -475,6 +475,10 @@ CALL_TITLES = {
     "paths-dict": "single_source_dijkstra, cached, + dict(lengths), dict(paths)",
     "all-pairs-dict": "dict(all_pairs_dijkstra_path_length(G)), cached",
     "floyd-warshall-numpy": "floyd_warshall_numpy(G), cached",
+    "betweenness-k": "betweenness_centrality(G, k=min(1000, n), seed=0), hop counts, "
+                     "cached",
+    "betweenness-weighted": "betweenness_centrality(G, weight=...), exact (every source), "
+                            "cached",
     "first-call": "single_source_dijkstra_path_length, first call in a fresh process "
                   "(NetworkX imported; the backend's import and the conversion "
                   "included, kernels in CuPy's cache)",
@@ -501,6 +505,11 @@ ALL_PAIRS_CALL_WORKLOADS = ("gnutella04", "tiny-all-pairs")
 # and NetworkX's take seconds a round on the road networks' paths of hundreds of hops
 SIMPLE_PATHS_CALL_WORKLOADS = ("tiny", "rome99", "gnutella04")
 SIMPLE_PATHS_K = 10
+BETWEENNESS_CALLS = ("betweenness-k", "betweenness-weighted")
+BETWEENNESS_K = 1000
+# NetworkX's Brandes: about a microsecond per arc and source; above this many arc visits
+# (sources x arcs) its row takes minutes
+NX_BETWEENNESS_MAX_WORK = 300_000_000
 
 
 def calls_of(workload, case):
@@ -511,7 +520,7 @@ def calls_of(workload, case):
         return ()
     simple = ("simple-paths",) if workload in SIMPLE_PATHS_CALL_WORKLOADS else ()
     if workload in ALL_PAIRS_CALL_WORKLOADS:
-        return ("all-pairs-dict", "floyd-warshall-numpy") + simple
+        return ("all-pairs-dict", "floyd-warshall-numpy") + BETWEENNESS_CALLS + simple
     first = FIRST_CALLS if workload in FIRST_CALL_WORKLOADS else ()
     return SSSP_CALLS + first + simple
 
@@ -541,6 +550,12 @@ def call_skip_reason(impl, call, graph, G=None):
             return f"NetworkX skipped: all pairs on {graph.n} > {NX_ALL_PAIRS_MAX_N} nodes"
         if call in FIRST_CALLS:
             return "NetworkX converts nothing: its first call is its cached call"
+        if call in BETWEENNESS_CALLS:
+            sources = min(BETWEENNESS_K, graph.n) if call == "betweenness-k" else graph.n
+            if sources * graph.m > NX_BETWEENNESS_MAX_WORK:
+                return (f"NetworkX skipped: {sources} sources x {graph.m} arcs > "
+                        f"{NX_BETWEENNESS_MAX_WORK} arc visits")
+            return None
         if call in ("paths", "paths-dict") and graph.m > NX_PATHS_MAX_ARCS:
             return (f"NetworkX skipped: every path built, {graph.m} arcs > "
                     f"{NX_PATHS_MAX_ARCS}")
@@ -552,6 +567,8 @@ def call_skip_reason(impl, call, graph, G=None):
             return "SciPy returns arrays: no dict, no NetworkX call"
         if call == "floyd-warshall-numpy":
             return peer_skip_reason("scipy", "floyd-warshall", graph)
+        if call in BETWEENNESS_CALLS:
+            return "SciPy has no betweenness"
     return None
 
 
@@ -633,6 +650,13 @@ def call_runner(call, impl, graph, G, source=None, targets=()):
         def run():
             paths = nx.shortest_simple_paths(G, label, target, **kw)
             return sum(len(p) for p in itertools.islice(paths, SIMPLE_PATHS_K))
+    elif call == "betweenness-k":
+        def run():
+            return len(nx.betweenness_centrality(G, k=min(BETWEENNESS_K, graph.n), seed=0,
+                                                 backend=backend))
+    elif call == "betweenness-weighted":
+        def run():
+            return len(nx.betweenness_centrality(G, **kw))
     else:
         raise ValueError(f"unknown call {call!r}; choose one of {sorted(CALL_TITLES)}")
     return run

@@ -342,6 +342,14 @@ def _draw_call(draw, name, G, method=DRAW):
             else:
                 k = draw(st.integers(0 if draw(st.integers(0, 19)) == 0 else 1, 3))
                 args[p] = {_node(draw, G) for _ in range(k)}
+        elif p == "targets":  # betweenness_subset: nodes (a missing one now and then)
+            args[p] = _nodes(draw, G)
+        elif p == "k" and "betweenness" in name:  # sampled sources (too many: ValueError)
+            args[p] = draw(st.one_of(st.none(), st.integers(0, len(G) + 1)))
+        elif p == "seed":  # NetworkX draws k sources with it: the same seed, the same draw
+            args[p] = draw(st.integers(0, 2**32))
+        elif p in ("normalized", "endpoints"):
+            args[p] = draw(st.booleans())
         elif p == "nbunch":
             args[p] = None if draw(st.booleans()) else _nodes(draw, G)
         elif p == "cutoff":
@@ -443,9 +451,28 @@ def _declinable(G, call):
     if (call.name.startswith("astar") or call.name in PATH_GENERATORS) and \
             call.weight is not None and _negative(G, call):
         return True  # NetworkX's A* and Yen take negative weights unchecked: left to it
+    if "betweenness" in call.name and _betweenness_declined(G, call):
+        return True
     return any(_inexact(G, call, w) or _hidden(G, w) or _asymmetric_view(G, w)
                for w in {call.weight, named} if w is not None) or \
         _reweighting_inexact(G, call)
+
+
+def _betweenness_declined(G, call):
+    """Betweenness left to NetworkX (nx_gpusp.solvers.apsp.brandes.declined_weights):
+    edge betweenness of a multigraph; weights (other than all 1) with one <= 0, or a
+    float one that a path sum could absorb (w * 2**53 <= (n - 1) * max |w|)."""
+    if call.name.startswith("edge") and G.is_multigraph():
+        return True
+    if call.weight is None:
+        return False
+    ws = _weights_used(G, call.weight)
+    if not ws or all(w == 1 for w in ws):
+        return False
+    if min(ws) <= 0:
+        return True
+    bound = max(len(G) - 1, 1) * max(abs(w) for w in ws)
+    return any(isinstance(w, float) for w in ws) and min(ws) * 2.0**53 <= bound
 
 
 def _named_weight(call):

@@ -39,6 +39,8 @@ MEASURE_MODULES = [
     "networkx.algorithms.tests.test_efficiency",
     "networkx.algorithms.tests.test_wiener",
     "networkx.algorithms.tests.test_vitality",
+    "networkx.algorithms.centrality.tests.test_betweenness_centrality",
+    "networkx.algorithms.centrality.tests.test_betweenness_centrality_subset",
 ]
 # NetworkX's tests of the DAG functions, breadth-first search and connected components
 # (reachability)
@@ -57,6 +59,8 @@ MEASURES_MUST_RUN = {
     "closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius",
     "center", "periphery", "barycenter", "wiener_index", "global_efficiency",
     "local_efficiency", "closeness_vitality",
+    "betweenness_centrality", "edge_betweenness_centrality", "betweenness_centrality_subset",
+    "edge_betweenness_centrality_subset",
 }
 
 

@@ -27,6 +27,8 @@ SHOULD_RUN = {
                    "else from `should_run_min_edges` arcs",
     "measure_should_run.<locals>.should_run": "from `should_run_min_all_pairs_work` "
                                               "arcs visited (sources x arcs)",
+    "betweenness_should_run": "from `should_run_min_all_pairs_work` arcs visited "
+                              "(sources, `k` or all nodes, x arcs)",
 }
 CPU_SHOULD_RUN = {
     None: "NetworkX",
@@ -45,6 +47,7 @@ CAN_RUN = {
     "_can_run": "a `heuristic`; a `cutoff` that is no real number",
     "measure_can_run.<locals>.can_run": "precomputed `sp=`/`e=`, barycenter's `attr=`; a "
                                         "weight function with a Floyd-Warshall `method`",
+    "multigraph_edges_can_run": "a multigraph",
 }
 EVERY_FUNCTION = """\
 ## Left to NetworkX by every function

@@ -1,18 +1,34 @@
 """networkx.algorithms.centrality: closeness_centrality and harmonic_centrality, from
-all-pairs statistics reduced on the device (distances never reach the host).
+all-pairs statistics reduced on the device (distances never reach the host), and the
+betweenness family (betweenness and betweenness_subset).
 
-Both use distances *to* a node (NetworkX's inward distance on directed graphs): the
-searches run from every node of the transpose graph (closeness), or from the smaller
-of NetworkX's two node sets (harmonic).
+Closeness and harmonic centrality use distances *to* a node (NetworkX's inward distance
+on directed graphs): the searches run from every node of the transpose graph
+(closeness), or from the smaller of NetworkX's two node sets (harmonic).
+
+Betweenness: Brandes' dependencies of a batch of sources summed on the device
+(nx_gpusp.solvers.apsp.brandes), then NetworkX's rescaling on the host, with its float
+operations. NetworkX's choices kept: the sampled sources of ``k``
+(``seed.sample(list(G), k)``, the same draw for the same seed), keys in ``list(G)``
+order, edges in ``G.edges()`` order and orientation (an undirected edge sums the shares
+of both its arcs).
 """
 
+import math
+
+import networkx as nx
 import numpy as np
 
+from ..config import get_config
 from ..dispatch import networkx_algorithm
-from .common import as_csr, node_index, reversed_graph
+from ..graph import CSRGraph
+from ..solvers.apsp.brandes import EDGE_SUBSET, SUBSET, declined_weights, dependencies
+from ..value_types import arc_ids
+from .common import (arc_count, as_csr, check_weights, configured_executor, label_index,
+                     node_index, reversed_graph)
 from .measures import MEASURE, measure_can_run, measure_should_run, statistics
 
-__all__ = ["closeness_values"]
+__all__ = ["closeness_values", "rescale"]
 
 
 def closeness_values(reached, totals, n, wf_improved):
@@ -73,3 +89,194 @@ def harmonic_centrality(G, nbunch=None, distance=None, sources=None, *, method=N
             value = stats.columns["column_inverse_sum"]
     # NetworkX starts every node at int 0 and adds 1/d > 0 per reaching source
     return {v: x if x > 0 else 0 for v, x in zip(keys, value[targets].tolist())}
+
+
+# -- betweenness ----------------------------------------------------------------------
+
+DOC = ("Brandes' algorithm on the GPU, many sources a batch: BFS levels (unweighted) or "
+       "distances of an all-pairs method sorted per source (weighted) give the path "
+       "counts, the dependencies are accumulated backward and summed over the sources on "
+       "the device; NetworkX's rescaling follows on the host. Weighted calls with a "
+       "weight <= 0, or float weights small enough that a sum could absorb one, and edge "
+       "betweenness of multigraphs are left to NetworkX.")
+MULTIGRAPH_EDGES = ("edge betweenness of a multigraph splits each pair's value among its "
+                    "parallel edges of least weight, which gpusp's graph does not keep; "
+                    "left to NetworkX")
+
+
+def rescale(values, n, *, normalized, directed, endpoints=True, sampled=None):
+    """NetworkX's ``_rescale`` of an array of values (nodes or edges), with its float
+    operations: ``sampled`` (host bool mask over ``values``, or None) marks the entries
+    of sampled sources; ``k`` is its count when sampling. Returns a new array."""
+    k = None if sampled is None else sampled[1]
+    N = n if endpoints else n - 1
+    if N < 2:
+        return values
+    K_source = N if k is None else k
+    if k is None or endpoints:
+        if normalized:
+            scale = 1 / (K_source * (N - 1))
+        else:
+            correction = 1 if directed else 2
+            scale = N / (K_source * correction)
+        return values * scale if scale != 1 else values
+    if normalized:
+        scale_source = 1 / ((K_source - 1) * (N - 1)) if K_source > 1 else math.nan
+        scale_nonsource = 1 / (K_source * (N - 1))
+    else:
+        correction = 1 if directed else 2
+        scale_source = N / ((K_source - 1) * correction) if K_source > 1 else math.nan
+        scale_nonsource = N / (K_source * correction)
+    return np.where(sampled[0], values * scale_source, values * scale_nonsource)
+
+
+def multigraph_edges_can_run(arguments):
+    G = arguments.get("G")
+    if G is not None and G.is_multigraph():
+        return MULTIGRAPH_EDGES
+    return True
+
+
+def betweenness_should_run(arguments):
+    """Automatic dispatch: NetworkX keeps calls whose searches (one per source) visit
+    fewer arcs in all than ``should_run_min_all_pairs_work``."""
+    G = arguments.get("G")
+    if G is None or isinstance(G, CSRGraph):
+        return True
+    sources = arguments.get("sources")
+    k = arguments.get("k")
+    try:
+        count = len(sources) if sources is not None else (len(G) if k is None else int(k))
+    except TypeError:
+        count = len(G)
+    arcs = arc_count(G)
+    threshold = get_config().should_run_min_all_pairs_work
+    if count * arcs < threshold:
+        return (f"{count} searches over {arcs} arcs visit fewer arcs than "
+                f"should_run_min_all_pairs_work={threshold}")
+    return True
+
+
+def _graph(G, weight, *, edges=False):
+    graph = as_csr(G, weight)
+    if edges and graph.multigraph:
+        raise NotImplementedError(f"gpusp: {MULTIGRAPH_EDGES}")
+    if weight is not None:
+        if getattr(graph, "hidden_edge", None) is not None:
+            raise NotImplementedError(
+                f"gpusp: edge {graph.hidden_edge} weighs None (NetworkX adds it to a "
+                "distance and raises TypeError); left to NetworkX")
+        reason = declined_weights(graph)
+        if reason is not None:
+            raise NotImplementedError(f"gpusp: {reason}; left to NetworkX")
+        check_weights(graph, "dijkstra")
+    return graph
+
+
+def _sample(graph, k, seed):
+    """NetworkX's sources for ``k``: ``seed.sample(list(G), k)`` with the seed turned
+    into a Random as its ``py_random_state`` does (vertex indices, in sample order)."""
+    rng = nx.utils.create_py_random_state(seed)
+    nodes = rng.sample(list(graph.nodes), k)
+    return np.array([graph.index_of(v) for v in nodes], dtype=np.int64)
+
+
+def _run(graph, sources, **kw):
+    return dependencies(configured_executor(), graph, sources,
+                        method=get_config().all_pairs_method, **kw)
+
+
+def _edge_values(graph, arc_sums):
+    """(edge keys in G.edges() order, their values): a directed graph's arcs in CSR
+    (adjacency) order; an undirected graph's arcs (u, v) with v not before u, each with
+    the shares of both its arcs."""
+    tails = np.repeat(np.arange(graph.n, dtype=np.int64), np.diff(graph.indptr))
+    heads = graph.indices.astype(np.int64)
+    if graph.directed:
+        keep = np.arange(graph.m)
+        values = arc_sums
+    else:
+        keep = np.flatnonzero(heads >= tails)
+        values = arc_sums[keep]
+        back = arc_ids(np, graph.indptr, graph.indices, heads[keep], tails[keep])
+        values = np.where(heads[keep] != tails[keep], values + arc_sums[back], values)
+    keys = list(zip(graph.labels(tails[keep]), graph.labels(heads[keep])))
+    return keys, values
+
+
+def _sources_of(graph, sources):
+    """NetworkX's loop over ``sources``: every entry a node (KeyError otherwise, as its
+    searches raise at G[s]), repeats counted again."""
+    out = []
+    for s in sources:
+        idx = label_index(graph, s)
+        if idx is None:
+            raise KeyError(s)
+        out.append(idx)
+    return np.array(out, dtype=np.int64)
+
+
+def _targets_of(graph, targets):
+    mask = np.zeros(graph.n, dtype=bool)
+    for t in set(targets):
+        idx = graph.index_of(t)
+        if idx is not None:
+            mask[idx] = True
+    return mask
+
+
+@networkx_algorithm(can_run=None, should_run=betweenness_should_run, doc=DOC)
+def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False,
+                           seed=None):
+    graph = _graph(G, weight)
+    n = graph.n
+    if k == n:
+        k = None
+    sources = np.arange(n, dtype=np.int64) if k is None else _sample(graph, k, seed)
+    dep = _run(graph, sources)
+    values = dep.vertex
+    if endpoints:
+        values = values + dep.reached + np.bincount(
+            sources, weights=dep.source_reached - 1, minlength=n)
+    sampled = None
+    if k is not None:
+        mask = np.zeros(n, dtype=bool)
+        mask[sources] = True
+        sampled = (mask, len(sources))
+    values = rescale(values, n, normalized=normalized, directed=graph.directed,
+                     endpoints=endpoints, sampled=sampled)
+    return dict(zip(graph.nodes, values.tolist()))
+
+
+@networkx_algorithm(can_run=multigraph_edges_can_run, should_run=betweenness_should_run, doc=DOC)
+def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=None):
+    graph = _graph(G, weight, edges=True)
+    n = graph.n
+    sources = np.arange(n, dtype=np.int64) if k is None else _sample(graph, k, seed)
+    dep = _run(graph, sources, arcs=True)
+    keys, values = _edge_values(graph, dep.arcs)
+    sampled = None if k is None else (None, len(sources))
+    values = rescale(values, n, normalized=normalized, directed=graph.directed,
+                     sampled=sampled)
+    return dict(zip(keys, values.tolist()))
+
+
+@networkx_algorithm(can_run=None, should_run=betweenness_should_run, doc=DOC)
+def betweenness_centrality_subset(G, sources, targets, normalized=False, weight=None):
+    graph = _graph(G, weight)
+    origins = _sources_of(graph, sources)
+    dep = _run(graph, origins, mode=SUBSET, targets=_targets_of(graph, targets))
+    values = rescale(dep.vertex, graph.n, normalized=normalized, directed=graph.directed,
+                     endpoints=False)
+    return dict(zip(graph.nodes, values.tolist()))
+
+
+@networkx_algorithm(can_run=multigraph_edges_can_run, should_run=betweenness_should_run, doc=DOC)
+def edge_betweenness_centrality_subset(G, sources, targets, normalized=False, weight=None):
+    graph = _graph(G, weight, edges=True)
+    origins = _sources_of(graph, sources)
+    dep = _run(graph, origins, mode=EDGE_SUBSET, targets=_targets_of(graph, targets),
+               arcs=True)
+    keys, values = _edge_values(graph, dep.arcs)
+    values = rescale(values, graph.n, normalized=normalized, directed=graph.directed)
+    return dict(zip(keys, values.tolist()))

@@ -1,0 +1,160 @@
+"""Kernel table for kernels/brandes.cu (Brandes' path counts and dependencies, many
+sources a batch) and its NumPy twin.
+
+Hop counts: flat vertex-major n x width arrays (entry v * width + s): ``dist`` int32
+levels (UNSEEN unreached), ``sigma`` / ``delta`` float64, ``npred`` int32 or None.
+Weights: flat source-major count x n arrays (entry s * n + v): ``dist`` of the distance
+type (distance_inf unreached), ``order`` int32 (each row's vertices by distance),
+``reached`` int64 per source. ``target`` uint8[n] or None, ``arc_sum`` float64[m] or
+None. ``mode``: BRANDES, SUBSET or EDGE_SUBSET (the share formulas of the .cu file).
+Float sums may differ from the kernels' in their order (atomics): path counts are
+exact below 2**53, dependencies agree to rounding.
+"""
+
+import numpy as np
+
+from ..graph import distance_inf
+from .base import CudaKernelTable, NumpyTwin, gather_arcs, scalar
+
+__all__ = ["CudaOps", "NumpyOps", "UNSEEN", "BRANDES", "SUBSET", "EDGE_SUBSET"]
+
+UNSEEN = np.iinfo(np.int32).max
+BRANDES, SUBSET, EDGE_SUBSET = 0, 1, 2
+ORDERED_BLOCK = 64  # a thread per source: small blocks spread a batch over the SMs
+
+
+class CudaOps(CudaKernelTable):
+    source = "brandes.cu"
+    plain = ("brandes_levels_forward", "brandes_levels_backward")
+    templates = ("brandes_ordered_forward", "brandes_ordered_backward")
+
+    _dummies = None
+
+    def _optional(self, arr, dtype):
+        """(array, flag): a one-entry placeholder and 0 where ``arr`` is None."""
+        if arr is not None:
+            return arr, scalar(1, np.int32)
+        if self._dummies is None:
+            self._dummies = {}
+        key = np.dtype(dtype)
+        if key not in self._dummies:
+            self._dummies[key] = self.cp.zeros(1, dtype=dtype)
+        return self._dummies[key], scalar(0, np.int32)
+
+    def levels_forward(self, g, width, level, dist, sigma, npred, more):
+        npred, track = self._optional(npred, np.int32)
+        self.launch("brandes_levels_forward", g.n * width, (
+            g.indptr, g.indices, scalar(g.n, np.int32), scalar(width, np.int32),
+            scalar(level, np.int32), dist, sigma, npred, track, more))
+
+    def levels_backward(self, g, width, level, dist, sigma, delta, mode, target, npred,
+                        arc_sum):
+        target, _ = self._optional(target, np.uint8)
+        npred, _ = self._optional(npred, np.int32)
+        arc_sum, track = self._optional(arc_sum, np.float64)
+        self.launch("brandes_levels_backward", g.n * width, (
+            g.indptr, g.indices, scalar(g.n, np.int32), scalar(width, np.int32),
+            scalar(level, np.int32), dist, sigma, delta, scalar(mode, np.int32), target,
+            npred, arc_sum, track))
+
+    def ordered_forward(self, rg, rweights, count, sources, dist, order, reached, sigma,
+                        npred):
+        npred, track = self._optional(npred, np.int32)
+        self.launch("brandes_ordered_forward", count, (
+            rg.indptr, rg.indices, rweights, scalar(rg.n, np.int32), scalar(count, np.int32),
+            sources, dist, order, reached, sigma, npred, track), dtype=dist.dtype,
+            block=ORDERED_BLOCK)
+
+    def ordered_backward(self, g, weights, count, dist, order, reached, sigma, delta, mode,
+                         target, npred, arc_sum):
+        target, _ = self._optional(target, np.uint8)
+        npred, _ = self._optional(npred, np.int32)
+        arc_sum, track = self._optional(arc_sum, np.float64)
+        self.launch("brandes_ordered_backward", count, (
+            g.indptr, g.indices, weights, scalar(g.n, np.int32), scalar(count, np.int32),
+            dist, order, reached, sigma, delta, scalar(mode, np.int32), target, npred,
+            arc_sum, track), dtype=dist.dtype, block=ORDERED_BLOCK)
+
+
+def _shares(mode, sv, sw, dw, target, npred):
+    """brandes.cu's brandes_share, elementwise."""
+    if mode == BRANDES:
+        return sv * ((1.0 + dw) / sw)
+    if mode == SUBSET:
+        return np.where(target, sv * ((dw + 1.0) / sw), sv * (dw / sw))
+    return np.where(target, (sv / sw) * (1.0 + dw), dw / npred)
+
+
+class NumpyOps(NumpyTwin):
+    def levels_forward(self, g, width, level, dist, sigma, npred, more):
+        entries = np.flatnonzero(dist == level)
+        v, s = np.divmod(entries, width)
+        owner, arcs = gather_arcs(g.indptr, v)
+        j = g.indices[arcs].astype(np.int64) * width + s[owner]
+        ok = (dist[j] == UNSEEN) | (dist[j] == level + 1)
+        j, tails = j[ok], entries[owner[ok]]
+        dist[j] = level + 1
+        np.add.at(sigma, j, sigma[tails])
+        if npred is not None:
+            np.add.at(npred, j, 1)
+        if len(j):
+            more[0] = 1
+
+    def levels_backward(self, g, width, level, dist, sigma, delta, mode, target, npred,
+                        arc_sum):
+        entries = np.flatnonzero(dist == level)
+        v, s = np.divmod(entries, width)
+        owner, arcs = gather_arcs(g.indptr, v)
+        heads = g.indices[arcs].astype(np.int64)
+        j = heads * width + s[owner]
+        ok = dist[j] == level + 1
+        owner, arcs, heads, j = owner[ok], arcs[ok], heads[ok], j[ok]
+        c = _shares(mode, sigma[entries[owner]], sigma[j], delta[j],
+                    None if target is None else target[heads].astype(bool),
+                    None if npred is None else npred[j])
+        acc = np.zeros(len(entries))
+        np.add.at(acc, owner, c)
+        delta[entries] = acc
+        if arc_sum is not None:
+            np.add.at(arc_sum, arcs, c)
+
+    def ordered_forward(self, rg, rweights, count, sources, dist, order, reached, sigma,
+                        npred):
+        n = rg.n
+        inf = distance_inf(dist.dtype)
+        for p in range(int(reached.max(initial=0))):
+            rows = np.flatnonzero(reached > p)
+            v = order[rows * n + p].astype(np.int64)
+            owner, arcs = gather_arcs(rg.indptr, v)
+            base = rows[owner] * n
+            du = dist[base + rg.indices[arcs]]
+            reached_u = du != inf
+            tight = reached_u & (np.where(reached_u, du, 0) + rweights[arcs]
+                                 == dist[rows * n + v][owner])
+            sv = np.bincount(owner, weights=np.where(tight, sigma[base + rg.indices[arcs]], 0.0),
+                             minlength=len(rows))
+            k = np.bincount(owner[tight], minlength=len(rows))
+            first = v == sources[rows]
+            sv[first], k[first] = 1.0, 0
+            sigma[rows * n + v] = sv
+            if npred is not None:
+                npred[rows * n + v] = k
+
+    def ordered_backward(self, g, weights, count, dist, order, reached, sigma, delta, mode,
+                         target, npred, arc_sum):
+        n = g.n
+        for p in range(int(reached.max(initial=0)) - 1, -1, -1):
+            rows = np.flatnonzero(reached > p)
+            at = rows * n + order[rows * n + p].astype(np.int64)
+            v = at - rows * n
+            owner, arcs = gather_arcs(g.indptr, v)
+            heads = g.indices[arcs].astype(np.int64)
+            j = rows[owner] * n + heads
+            tight = dist[at][owner] + weights[arcs] == dist[j]
+            owner, arcs, heads, j = owner[tight], arcs[tight], heads[tight], j[tight]
+            c = _shares(mode, sigma[at][owner], sigma[j], delta[j],
+                        None if target is None else target[heads].astype(bool),
+                        None if npred is None else npred[j])
+            delta[at] = np.bincount(owner, weights=c, minlength=len(rows))
+            if arc_sum is not None:
+                np.add.at(arc_sum, arcs, c)

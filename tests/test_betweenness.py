@@ -1,0 +1,300 @@
+"""betweenness_centrality, edge_betweenness_centrality and their subset variants against
+NetworkX on random graphs of every kind (directed or not, multigraphs, self-loops,
+disconnected parts, odd labels; unweighted, int and float weights), with k sampled as
+NetworkX samples it, batches split small, real graphs, NetworkX's exceptions and the
+declined calls; and (marker gpu) the kernels of brandes.cu against their NumPy twins."""
+
+import math
+import random
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from nx_gpusp.executor import Executor, cuda_available
+from nx_gpusp.graph import CSRGraph, distance_inf
+from nx_gpusp.ops.brandes import BRANDES, EDGE_SUBSET, SUBSET, UNSEEN
+from nx_gpusp.solvers.apsp import brandes
+
+NODE_KWARGS = [{}, {"normalized": False}, {"endpoints": True},
+               {"endpoints": True, "normalized": False}]
+
+
+def assert_same(got, exp):
+    """Same keys in the same order, floats to 1e-9 relative (NaN where NetworkX's)."""
+    assert list(got) == list(exp)
+    for key, value in exp.items():
+        g = got[key]
+        assert type(g) is type(value), (key, g, value)
+        assert (math.isnan(g) and math.isnan(value)) or \
+            math.isclose(g, value, rel_tol=1e-9, abs_tol=1e-12), (key, g, value)
+
+
+def both(name, G, *args, **kwargs):
+    ours = getattr(nx, name)(G, *args, backend="gpusp", **kwargs)
+    theirs = getattr(nx, name)(G, *args, **kwargs)
+    assert_same(ours, theirs)
+    return ours
+
+
+def random_graph(seed, *, directed, multigraph=False, weights="int", n=None):
+    rng = random.Random(seed)
+    n = rng.randint(1, 30) if n is None else n
+    cls = {(False, False): nx.Graph, (True, False): nx.DiGraph,
+           (False, True): nx.MultiGraph, (True, True): nx.MultiDiGraph}[directed, multigraph]
+    G = cls()
+    labels = [("t", i) if i % 3 == 0 else f"s{i}" if i % 3 == 1 else i for i in range(n)]
+    rng.shuffle(labels)
+    G.add_nodes_from(labels)
+    for _ in range(rng.randint(0, 3 * n)):
+        u, v = rng.choice(labels), rng.choice(labels)
+        w = {"int": rng.randint(1, 4), "float": rng.choice([0.5, 1.25, 2.0, 3.7]) *
+             rng.randint(1, 3), "random": rng.uniform(0.1, 5.0), "ones": 1}[weights]
+        G.add_edge(u, v, weight=w)
+    return G
+
+
+CASES = [(seed, directed, multigraph, weights)
+         for seed in range(4) for directed in (False, True) for multigraph in (False, True)
+         for weights in ("int", "float", "random", "ones")]
+
+
+@pytest.mark.parametrize("seed,directed,multigraph,weights", CASES)
+def test_random_graphs(device, seed, directed, multigraph, weights):
+    G = random_graph(seed, directed=directed, multigraph=multigraph, weights=weights)
+    rng = random.Random(seed)
+    for weight in (None, "weight"):
+        for kw in NODE_KWARGS:
+            both("betweenness_centrality", G, weight=weight, **kw)
+            k = rng.randint(1, len(G))
+            both("betweenness_centrality", G, k=k, seed=seed, weight=weight, **kw)
+        sources = [rng.choice(list(G)) for _ in range(4)]  # repeats count twice
+        targets = rng.sample(list(G), min(5, len(G)))
+        for normalized in (False, True):
+            both("betweenness_centrality_subset", G, sources, targets, weight=weight,
+                 normalized=normalized)
+            if not multigraph:
+                both("edge_betweenness_centrality", G, weight=weight, normalized=normalized)
+                both("edge_betweenness_centrality", G, k=rng.randint(1, len(G)), seed=seed,
+                     weight=weight, normalized=normalized)
+                both("edge_betweenness_centrality_subset", G, sources, targets,
+                     weight=weight, normalized=normalized)
+
+
+def test_sample_matches_networkx_draw(device):
+    """The same seed draws the same sources: an int, or a Random in the same state."""
+    G = nx.gnm_random_graph(40, 120, seed=3)
+    for seed in (0, 1, 42):
+        both("betweenness_centrality", G, k=7, seed=seed)
+    ours = nx.betweenness_centrality(G, k=7, seed=random.Random(9), backend="gpusp")
+    assert_same(ours, nx.betweenness_centrality(G, k=7, seed=random.Random(9)))
+    # k == n: every node, no draw (NetworkX's shortcut), and k = 1: NaN at the source
+    both("betweenness_centrality", G, k=len(G), seed=5)
+    both("betweenness_centrality", G, k=1, seed=5)
+
+
+def test_known_values(device):
+    """NetworkX's documented examples (the 3-path)."""
+    G = nx.path_graph(3)
+    assert nx.betweenness_centrality(G, normalized=False, backend="gpusp") == \
+        {0: 0.0, 1: 1.0, 2: 0.0}
+    assert nx.betweenness_centrality(G, k=2, normalized=False, endpoints=True, seed=42,
+                                     backend="gpusp") == {0: 2.25, 1: 3.0, 2: 2.25}
+    assert nx.edge_betweenness_centrality(G, normalized=False, backend="gpusp") == \
+        {(0, 1): 2.0, (1, 2): 2.0}
+
+
+@pytest.mark.parametrize("weights", ["ones", "random"])
+def test_batches(device, monkeypatch, weights):
+    """Sources split into batches of 3 sum as one batch does."""
+    G = random_graph(11, directed=True, weights=weights, n=40)
+    monkeypatch.setattr(brandes, "batch_size", lambda ex, graph, count, *a, **k: 3)
+    both("betweenness_centrality", G, weight="weight", endpoints=True)
+    both("edge_betweenness_centrality", G, weight="weight")
+    both("edge_betweenness_centrality_subset", G, list(G)[:7], list(G)[3:20],
+         weight="weight")
+
+
+def test_empty_and_tiny(device):
+    for G in (nx.Graph(), nx.DiGraph(), nx.empty_graph(1), nx.empty_graph(2),
+              nx.Graph([(0, 0)])):
+        both("betweenness_centrality", G)
+        both("betweenness_centrality", G, endpoints=True)
+        both("edge_betweenness_centrality", G)
+        both("betweenness_centrality_subset", G, list(G), list(G))
+
+
+@pytest.mark.parametrize("name,args,kwargs,error", [
+    ("betweenness_centrality", (), {"k": 11, "seed": 1}, ValueError),  # k > n
+    ("betweenness_centrality", (), {"k": 0, "seed": 1}, ZeroDivisionError),
+    ("edge_betweenness_centrality", (), {"k": -1, "seed": 1}, ValueError),
+    ("betweenness_centrality_subset", ([0, 99], [1]), {}, KeyError),  # a missing source
+    ("betweenness_centrality_subset", ([0], [[1]]), {}, TypeError),  # unhashable target
+])
+def test_errors_as_networkx(device, name, args, kwargs, error):
+    G = nx.path_graph(10)
+    for backend in ("gpusp", "networkx"):
+        with pytest.raises(error):
+            getattr(nx, name)(G, *args, backend=backend, **kwargs)
+
+
+@pytest.mark.parametrize("edges", [
+    [(0, 1, 0), (1, 2, 1)],  # a zero weight: NetworkX's counts follow its search order
+    [(0, 1, -1), (1, 2, 2)],  # negative
+    [(0, 1, 1e-300), (1, 2, 1.0), (2, 3, 1e300)],  # a float a sum absorbs
+])
+def test_declined_weights(device, edges):
+    G = nx.DiGraph()
+    G.add_weighted_edges_from(edges)
+    for name in ("betweenness_centrality", "edge_betweenness_centrality"):
+        with pytest.raises(NotImplementedError):
+            getattr(nx, name)(G, weight="weight", backend="gpusp")
+    both("betweenness_centrality", G)  # unweighted calls run
+
+
+def test_multigraph_edges_declined(device):
+    G = nx.MultiGraph([(0, 1), (0, 1), (1, 2)])
+    with pytest.raises(NotImplementedError):
+        nx.edge_betweenness_centrality(G, backend="gpusp")
+    both("betweenness_centrality", G)
+
+
+def test_weight_function(device):
+    G = random_graph(5, directed=True, weights="int", n=20)
+    def w(u, v, d):
+        return d["weight"] * 2 + 1
+    both("betweenness_centrality", G, weight=w)
+    both("edge_betweenness_centrality", G, weight=w)
+
+
+def test_real_graphs(device, real):
+    G = real("SiouxFalls")
+    weight = next(iter(G.edges(data=True)))[2]
+    attr = "weight" if "weight" in weight else next(iter(weight))
+    both("betweenness_centrality", G, weight=attr)
+    both("edge_betweenness_centrality", G, weight=attr, normalized=False)
+    R = real("rome99")
+    both("betweenness_centrality", R, k=40, seed=1, weight="weight")
+    both("edge_betweenness_centrality", R, k=40, seed=2)
+    S = real("gnutella04")
+    both("betweenness_centrality", S, k=50, seed=3, endpoints=True)
+    both("betweenness_centrality_subset", S, list(S)[:30], list(S)[::7])
+
+
+# -- kernels against their twins (marker gpu) -------------------------------------------
+def needs_gpu(test):
+    return pytest.mark.gpu(pytest.mark.skipif(not cuda_available(),
+                                              reason="no CUDA GPU (CuPy) here")(test))
+
+
+def _csr(seed, n=3000, m=20000, directed=True, weights=False):
+    rng = np.random.default_rng(seed)
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    hub = np.full(2000, 5)  # a vertex of many arcs
+    src, dst = np.r_[src, hub], np.r_[dst, rng.integers(0, n, 2000)]
+    w = rng.integers(1, 6, len(src)) if weights else None
+    return CSRGraph.from_edge_arrays(n, src, dst, w, directed=directed)
+
+
+@pytest.fixture(scope="module")
+def executors():
+    return Executor("cuda"), Executor("cpu")
+
+
+@needs_gpu
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("mode", [BRANDES, SUBSET, EDGE_SUBSET])
+@pytest.mark.parametrize("directed", [True, False])
+def test_levels_kernels_match_twin(executors, seed, mode, directed):
+    """A whole batch of levels, forward then backward, on CUDA and on the twin: the same
+    levels, path counts and npred exactly, dependencies and arc sums to rounding."""
+    graph = _csr(seed, directed=directed)
+    rng = np.random.default_rng(seed)
+    count, width = 45, 64
+    sources = rng.integers(0, graph.n, count)
+    target = rng.random(graph.n) < 0.3
+    out = []
+    for ex in executors:
+        xp, ops = ex.xp, ex.ops("brandes")
+        g = graph.on(ex)
+        at = ex.asarray(sources * width + np.arange(count))
+        dist = xp.full(graph.n * width, UNSEEN, dtype=np.int32)
+        sigma, delta = xp.zeros(graph.n * width), xp.zeros(graph.n * width)
+        npred = xp.zeros(graph.n * width, dtype=np.int32)
+        arcs = xp.zeros(graph.m)
+        dist[at], sigma[at] = 0, 1.0
+        more, level = xp.zeros(1, dtype=np.int32), 0
+        while True:
+            more[:] = 0
+            ops.levels_forward(g, width, level, dist, sigma, npred, more)
+            if not int(ex.to_host(more)[0]):
+                break
+            level += 1
+        for lv in range(level, -1, -1):
+            ops.levels_backward(g, width, lv, dist, sigma, delta, mode,
+                                ex.asarray(target.astype(np.uint8)), npred, arcs)
+        out.append([ex.to_host(a) for a in (dist, sigma, npred, delta, arcs)])
+    (d1, s1, p1, e1, a1), (d2, s2, p2, e2, a2) = out
+    np.testing.assert_array_equal(d1, d2)
+    np.testing.assert_array_equal(s1, s2)
+    np.testing.assert_array_equal(p1, p2)
+    np.testing.assert_allclose(e1, e2, rtol=1e-12)
+    np.testing.assert_allclose(a1, a2, rtol=1e-12, atol=1e-9)
+
+
+@needs_gpu
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("mode", [BRANDES, SUBSET, EDGE_SUBSET])
+@pytest.mark.parametrize("dtype", [np.int64, np.float64])
+def test_ordered_kernels_match_twin(executors, seed, mode, dtype):
+    """The weighted passes (a thread per source over its distance order) on CUDA and on
+    the twin, from the same distances."""
+    from scipy.sparse import csgraph, csr_matrix
+
+    graph = _csr(seed, n=800, m=5000, weights=True)
+    rng = np.random.default_rng(seed)
+    count = 37
+    sources = rng.integers(0, graph.n, count)
+    A = csr_matrix((graph.weights.astype(float), graph.indices, graph.indptr),
+                   shape=(graph.n, graph.n))
+    d = csgraph.dijkstra(A, indices=sources)
+    inf = distance_inf(dtype)
+    dist = np.where(np.isinf(d), inf, d).astype(dtype)
+    order = np.argsort(dist, axis=1, kind="stable").astype(np.int32)
+    reached = (dist != inf).sum(axis=1).astype(np.int64)
+    target = (rng.random(graph.n) < 0.3).astype(np.uint8)
+    out = []
+    for ex in executors:
+        ops = ex.ops("brandes")
+        dd, oo, rr = (ex.asarray(a.reshape(-1) if a.ndim > 1 else a) for a in
+                      (dist, order, reached))
+        sigma, delta = ex.xp.zeros(count * graph.n), ex.xp.zeros(count * graph.n)
+        npred = ex.xp.zeros(count * graph.n, dtype=np.int32)
+        arcs = ex.xp.zeros(graph.m)
+        ops.ordered_forward(graph.reverse.on(ex), graph.reverse.weights_as(ex, dtype), count,
+                            ex.asarray(sources), dd, oo, rr, sigma, npred)
+        ops.ordered_backward(graph.on(ex), graph.weights_as(ex, dtype), count, dd, oo, rr,
+                             sigma, delta, mode, ex.asarray(target), npred, arcs)
+        out.append([ex.to_host(a) for a in (sigma, npred, delta, arcs)])
+    (s1, p1, e1, a1), (s2, p2, e2, a2) = out
+    np.testing.assert_array_equal(s1, s2)
+    np.testing.assert_array_equal(p1, p2)
+    np.testing.assert_allclose(e1, e2, rtol=1e-12)
+    np.testing.assert_allclose(a1, a2, rtol=1e-12, atol=1e-9)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+def test_rmat_sample_on_gpu():
+    """R-MAT scale 12, k = 300, unweighted and weighted, on CUDA against NetworkX."""
+    from nx_gpusp import datasets
+    from nx_gpusp.convert import to_networkx
+
+    G = to_networkx(datasets.rmat(12))
+    cfg = nx.config.backends.gpusp
+    old, cfg.device = cfg.device, "cuda"
+    try:
+        both("betweenness_centrality", G, k=300, seed=1)
+        both("betweenness_centrality", G, k=100, seed=2, weight="weight")
+    finally:
+        cfg.device = old
