@@ -129,8 +129,9 @@ def test_witness_lookup_finds_each_arc():
     rng = np.random.default_rng(5)
     t = np.concatenate([tails[::7], rng.integers(0, graph.n, 500)])
     h = np.concatenate([graph.indices[::7], rng.integers(0, graph.n, 500)]).astype(np.int64)
-    found, w = contraction._arc_weights(graph.indptr, graph.indices.astype(np.int64),
-                                        graph.weights, t, h)
+    order = np.lexsort((graph.indices, tails))  # by (tail, head), as the rounds keep them
+    key = tails[order] * graph.n + graph.indices[order]
+    found, w = contraction._arc_weights(np, key, graph.weights[order], t, h, graph.n)
     expected = [weights.get(pair) for pair in zip(t.tolist(), h.tolist())]
     assert found.tolist() == [e is not None for e in expected]
     assert w[found].tolist() == [e for e in expected if e is not None]
