@@ -1,18 +1,23 @@
 """The contraction hierarchy under PHAST (solvers/sssp/phast.py; Geisberger, Sanders,
-Schultes and Delling, "Contraction Hierarchies", WEA 2008), built on the host in NumPy
-and cached on the CSRGraph, so it is paid once per converted graph and amortised over
-its queries:
+Schultes and Delling, "Contraction Hierarchies", WEA 2008), cached on the CSRGraph, so
+it is paid once per converted graph and amortised over its queries. Each round is a
+fixed sequence of whole-array operations (sorts, binary searches, gathers, counts)
+written once against ``xp``, with the two reductions CuPy lacks in a kernel table
+(ops/contraction.py: scatter-min, segment-min): NumPy on the host, CuPy and
+kernels/contraction.cu on a GPU, the same hierarchy on both:
 
 - contraction in rounds: each round contracts the vertices whose edge difference
   (in-degree x out-degree - in-degree - out-degree, ties broken by a seeded hash) is
   smaller than every neighbour's, an independent set, so one round is one level;
 - contracting v joins each in-arc (u, v) to each out-arc (v, x) into a shortcut
   (u, x) of the summed weight, unless an arc (u, x) or a two-arc path through a
-  vertex that stays is no longer (the witness check; a missing witness only adds a
+  vertex that stays is no longer (the witness check, batched over every candidate of
+  the round: binary searches of the (tail, head) keys; a missing witness only adds a
   shortcut, never loses a distance); the arcs v holds when contracted are its arcs of
   the hierarchy: to higher levels;
 - once at most ``core_size`` vertices remain, they stay whole as the core, with their
-  all-pairs distances over the arcs left among them; so do the vertices left when the
+  all-pairs distances over the arcs left among them (blocked Floyd-Warshall on a GPU,
+  Dijkstra from each on the host); so do the vertices left when the
   shortcuts outgrow the graph (the hierarchy past SHORTCUT_FACTOR arcs per arc and
   vertex, or the remaining arcs growing past GROWTH_LIMIT times their fewest) or only
   hubs (more than PAIR_LIMIT arc pairs) remain, and
@@ -94,12 +99,6 @@ HUB = np.iinfo(np.int64).max  # the priority of a vertex left to the core
 TIE_BITS = 32  # a priority: edge difference * 2**TIE_BITS + the vertex's seeded tie rank
 
 
-def _argsort(xp, key):
-    """The stable argsort of ``key`` (distinct keys wherever the order of equal ones
-    would matter: CuPy's sort has no ``kind``)."""
-    return xp.argsort(key, kind="stable") if xp is np else xp.argsort(key)
-
-
 def _counts(xp, x, k):
     """How many times each of 0..k-1 occurs in ``x`` (int64)."""
     if not len(x):
@@ -136,7 +135,7 @@ def _dedup_sorted(ex, key, weights, k):
 def _dedup_min(ex, tails, heads, weights, k):
     """Arcs with one (tail, head) each, at its minimum weight, sorted by tail, head."""
     key = tails * k + heads
-    order = _argsort(ex.xp, key)
+    order = ex.xp.argsort(key, kind="stable")
     return _dedup_sorted(ex, key[order], weights[order], k)
 
 
@@ -158,9 +157,9 @@ def _merge(ex, arcs, new, k):
 
 def _by_position(xp, pos, tails, heads, weights, n):
     """(ptr over positions, tails int32, weights) of the arcs keyed by their head's
-    position (then their tail)."""
+    position (a stable sort: in the order they were kept)."""
     keys = pos[heads]
-    order = _argsort(xp, keys * n + tails)
+    order = xp.argsort(keys, kind="stable")
     ptr = xp.searchsorted(keys[order], xp.arange(n + 1))
     return ptr, tails[order].astype(np.int32), weights[order].astype(np.int64)
 
@@ -228,7 +227,7 @@ def contraction_hierarchy(graph, core_size=CORE_SIZE, seed=0, ex=None):
     The vertices that remain are renumbered 0..k-1 after each round (in their order, so
     the arcs stay sorted by (tail, head)): a round costs the arcs and vertices left,
     not the graph's. The same graph and seed give the same hierarchy on either
-    executor (every step is exact integer work on distinct sort keys)."""
+    executor (every step is exact integer work, every sort stable)."""
     if ex is None:
         from ...executor import get_executor
 
@@ -284,7 +283,7 @@ def contraction_hierarchy(graph, core_size=CORE_SIZE, seed=0, ex=None):
             f"vertices would stay in the core, at most {MAX_CORE}); PHAST is for road-like "
             "graphs, use method='near-far'")
     level[ids] = rounds  # the core
-    order = _argsort(xp, level * n + xp.arange(n))
+    order = xp.argsort(level, kind="stable")
     level_ptr = ex.to_host(xp.searchsorted(level[order], xp.arange(rounds + 2)))
     level_ptr[-1] = n
     pos = xp.empty(n, dtype=np.int64)
@@ -307,7 +306,7 @@ def _shortcuts(ex, chosen, a, b, w, k):
     at their summed weight, one per (u, x) (the smallest), sorted by (u, x)."""
     xp = ex.xp
     into = xp.flatnonzero(chosen[b])
-    into = into[_argsort(xp, b[into] * k + a[into])]  # by head, then tail
+    into = into[xp.argsort(b[into], kind="stable")]  # by head, then tail
     out = xp.flatnonzero(chosen[a])  # by tail already: the arcs are sorted by (tail, head)
     verts = xp.flatnonzero(chosen)
     cin = _counts(xp, b[into], k)[verts]
