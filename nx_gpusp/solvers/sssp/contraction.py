@@ -334,8 +334,9 @@ def _core_distances(ex, k, ia, ib, w):
     inf = distance_inf(np.int64)
     if ex.is_cuda and k:
         xp = ex.xp
-        matrix = xp.full((k, k), inf, dtype=np.int64)
-        ex.ops("contraction").scatter_min(matrix.ravel(), ia * k + ib, w)
+        flat = xp.full(k * k, inf, dtype=np.int64)
+        ex.ops("contraction").scatter_min(flat, ia * k + ib, w)
+        matrix = flat.reshape(k, k)
         xp.fill_diagonal(matrix, 0)
         ex.ops("floyd_warshall").blocked_floyd_warshall(matrix)
         return matrix
