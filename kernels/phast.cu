@@ -2,7 +2,7 @@
 // Path Trees", IPDPS 2011) over a contraction hierarchy (Geisberger, Sanders, Schultes
 // and Delling, "Contraction Hierarchies", WEA 2008) built in rounds of independent
 // vertices, whose top is a core left whole with its all-pairs distances
-// (nx_gpusp/solvers/sssp/phast.py builds both on the host). A query is two sweeps over
+// (nx_gpusp/solvers/sssp/contraction.py builds both). A query is two sweeps over
 // the rounds, each vertex pulling from its in-arcs of the hierarchy:
 //   phast_pull_level   one round (level): for every vertex at the positions [begin, end)
 //                      of the level order, dist[v] = min(dist[v], dist[u] + w) over its

@@ -15,6 +15,7 @@ from scipy.sparse import csr_array
 from scipy.sparse.csgraph import dijkstra
 
 import nx_gpusp
+import nx_gpusp.executor
 import nx_gpusp.phast
 from nx_gpusp import datasets
 from nx_gpusp.convert import from_networkx
@@ -129,8 +130,9 @@ def test_witness_lookup_finds_each_arc():
     rng = np.random.default_rng(5)
     t = np.concatenate([tails[::7], rng.integers(0, graph.n, 500)])
     h = np.concatenate([graph.indices[::7], rng.integers(0, graph.n, 500)]).astype(np.int64)
-    found, w = contraction._arc_weights(graph.indptr, graph.indices.astype(np.int64),
-                                        graph.weights, t, h)
+    order = np.lexsort((graph.indices, tails))  # by (tail, head), as the rounds keep them
+    key = tails[order] * graph.n + graph.indices[order]
+    found, w = contraction._arc_weights(np, key, graph.weights[order], t, h, graph.n)
     expected = [weights.get(pair) for pair in zip(t.tolist(), h.tolist())]
     assert found.tolist() == [e is not None for e in expected]
     assert w[found].tolist() == [e for e in expected if e is not None]
@@ -310,3 +312,117 @@ def test_the_cache_folder_serves_a_second_process(tmp_path):
         assert out.returncode == 0, out.stderr
         assert f"ok {which}" in out.stdout
         assert len(list((tmp_path / "cache").glob("phast-*.npz"))) == 1
+
+
+# -- random graphs, real road networks ----------------------------------------------
+def _random_road(seed):
+    """A seeded road-like graph of a random kind: a grid or a geometric graph (one or
+    both directions of each edge), integer weights from 0 (some zero) up to 1, 10 or
+    10**6, with a few self-loops and parallel arcs."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(200, 2500))
+    if rng.random() < 0.5:
+        rows = int(rng.integers(5, 40))
+        base = datasets.road_grid(rows, max(2, n // rows), seed=seed)
+    else:
+        base = datasets.random_geometric_road(n, seed=seed, k=int(rng.integers(1, 4)))
+    tails = np.repeat(np.arange(base.n), np.diff(base.indptr)).astype(np.int64)
+    heads = base.indices.astype(np.int64)
+    if rng.random() < 0.3:  # one-way streets: drop some directions
+        keep = rng.random(len(tails)) < 0.8
+        tails, heads = tails[keep], heads[keep]
+    extra = rng.integers(0, base.n, (2, base.n // 50))
+    tails = np.concatenate([tails, extra[0], extra[0]])  # self-loops
+    heads = np.concatenate([heads, extra[1], extra[0]])
+    high = int(rng.choice([1, 10, 10**6]))
+    w = rng.integers(0, high + 1, len(tails))
+    return CSRGraph.from_edge_arrays(base.n, tails, heads, w, directed=True)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_phast_equals_scipy_on_random_road_graphs(seed):
+    graph = _random_road(seed)
+    core_size = [0, 16, 300][seed % 3]
+    sources = np.random.default_rng(seed).choice(graph.n, 5, replace=False)
+    np.testing.assert_array_equal(_phast_distances(graph, sources, core_size),
+                                  _scipy_distances(graph, sources))
+    check_invariants(graph, contraction._hierarchy(graph, core_size))
+
+
+@pytest.mark.parametrize("name", ["NY-synthetic", "COL"])
+def test_phast_equals_scipy_on_large_road_networks(real, name):
+    """Road networks of 264k and 436k vertices, the default core, from a few sources."""
+    graph = real(name, as_csr=True, **({"weights": (1, 10)} if name == "COL" else {}))
+    sources = np.random.default_rng(3).choice(graph.n, 3, replace=False)
+    np.testing.assert_array_equal(_phast_distances(graph, sources),
+                                  _scipy_distances(graph, sources))
+    h = contraction._hierarchy(graph, contraction.CORE_SIZE)
+    assert h.levels > 10 and len(h.core) <= contraction.CORE_SIZE
+
+
+def test_merge_keeps_the_lightest_of_each_arc():
+    """_merge of two sorted arc lists equals sorting their union and keeping the
+    minimum weight per (tail, head)."""
+    ex = get_executor("cpu")
+    rng = np.random.default_rng(4)
+    k = 50
+    arcs = []
+    for size in (400, 300):
+        t, h = rng.integers(0, k, size), rng.integers(0, k, size)
+        arcs.append(contraction._dedup_min(ex, t, h, rng.integers(0, 9, size), k))
+    a, b, w = contraction._merge(ex, arcs[0], arcs[1], k)
+    best = {}
+    for t, h, wt in zip(*(np.concatenate(x) for x in zip(*arcs))):
+        best[t, h] = min(best.get((t, h), wt), wt)
+    assert list(zip(a.tolist(), b.tolist())) == sorted(best)
+    assert w.tolist() == [best[key] for key in sorted(best)]
+
+
+# -- the GPU build against the host one ---------------------------------------------
+def needs_gpu(test):
+    return pytest.mark.gpu(pytest.mark.skipif(not nx_gpusp.executor.cuda_available(),
+                                              reason="no CUDA GPU (CuPy) here")(test))
+
+
+@needs_gpu
+@pytest.mark.parametrize("seed", range(4))
+def test_contraction_kernels_match_twin(seed):
+    rng = np.random.default_rng(seed)
+    size, count = int(rng.integers(1, 5000)), int(rng.integers(0, 40000))
+    target = rng.integers(-10**12, 10**12, size)
+    index = rng.integers(0, size, count)
+    values = rng.integers(-10**12, 10**12, count)
+    starts = np.flatnonzero(np.r_[True, rng.random(count - 1) < 0.3]) if count else \
+        np.zeros(0, dtype=np.int64)
+    counts = rng.integers(0, 5, size)
+    out = []
+    for ex in (get_executor("cuda"), get_executor("cpu")):
+        ops = ex.ops("contraction")
+        t = ex.asarray(target.copy())
+        ops.scatter_min(t, ex.asarray(index), ex.asarray(values))
+        seg = ops.segment_min(ex.asarray(values), ex.asarray(starts.astype(np.int64)))
+        rep = ops.repeat_index(ex.asarray(counts), int(counts.sum()))
+        out.append([ex.to_host(a) for a in (t, seg, rep)])
+    for cuda, host in zip(*out):
+        np.testing.assert_array_equal(cuda, host)
+
+
+@needs_gpu
+@pytest.mark.parametrize("name", ["grid-60x60, zero weights", "geometric-5000, k=2"])
+@pytest.mark.parametrize("core_size", [0, 64, contraction.CORE_SIZE])
+def test_gpu_build_equals_host_build(name, core_size):
+    graph = ROAD_LIKE[name]()
+    cuda, host = (contraction.contraction_hierarchy(graph, core_size, ex=get_executor(d))
+                  for d in ("cuda", "cpu"))
+    for a, b in zip(cuda._arrays() + (cuda.level_ptr,), host._arrays() + (host.level_ptr,)):
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(a, b)
+
+
+@needs_gpu
+def test_gpu_build_of_a_real_road_network(real):
+    graph = real("NY-synthetic", as_csr=True)
+    cuda, host = (contraction.contraction_hierarchy(graph, ex=get_executor(d))
+                  for d in ("cuda", "cpu"))
+    for a, b in zip(cuda._arrays() + (cuda.level_ptr,), host._arrays() + (host.level_ptr,)):
+        np.testing.assert_array_equal(a, b)

@@ -1,18 +1,23 @@
 """The contraction hierarchy under PHAST (solvers/sssp/phast.py; Geisberger, Sanders,
-Schultes and Delling, "Contraction Hierarchies", WEA 2008), built on the host in NumPy
-and cached on the CSRGraph, so it is paid once per converted graph and amortised over
-its queries:
+Schultes and Delling, "Contraction Hierarchies", WEA 2008), cached on the CSRGraph, so
+it is paid once per converted graph and amortised over its queries. Each round is a
+fixed sequence of whole-array operations (sorts, binary searches, gathers, counts)
+written once against ``xp``, with the two reductions CuPy lacks in a kernel table
+(ops/contraction.py: scatter-min, segment-min): NumPy on the host, CuPy and
+kernels/contraction.cu on a GPU, the same hierarchy on both:
 
 - contraction in rounds: each round contracts the vertices whose edge difference
   (in-degree x out-degree - in-degree - out-degree, ties broken by a seeded hash) is
   smaller than every neighbour's, an independent set, so one round is one level;
 - contracting v joins each in-arc (u, v) to each out-arc (v, x) into a shortcut
   (u, x) of the summed weight, unless an arc (u, x) or a two-arc path through a
-  vertex that stays is no longer (the witness check; a missing witness only adds a
+  vertex that stays is no longer (the witness check, batched over every candidate of
+  the round: binary searches of the (tail, head) keys; a missing witness only adds a
   shortcut, never loses a distance); the arcs v holds when contracted are its arcs of
   the hierarchy: to higher levels;
 - once at most ``core_size`` vertices remain, they stay whole as the core, with their
-  all-pairs distances over the arcs left among them; so do the vertices left when the
+  all-pairs distances over the arcs left among them (blocked Floyd-Warshall on a GPU,
+  Dijkstra from each on the host); so do the vertices left when the
   shortcuts outgrow the graph (the hierarchy past SHORTCUT_FACTOR arcs per arc and
   vertex, or the remaining arcs growing past GROWTH_LIMIT times their fewest) or only
   hubs (more than PAIR_LIMIT arc pairs) remain, and
@@ -21,8 +26,7 @@ its queries:
 
 import numpy as np
 
-from ...graph import distance_inf, row_pointers
-from ...ops.base import gather_arcs
+from ...graph import distance_inf
 from ...ops.floyd_warshall import fw_step
 from . import hierarchy_store as store
 
@@ -35,6 +39,8 @@ SHORTCUT_FACTOR = 4  # arcs of the hierarchy beyond this many per arc and vertex
 GROWTH_LIMIT = 1.25  # remaining arcs past this many times their fewest so far: stop
 PAIR_LIMIT = 1 << 16  # a vertex with more in x out arc pairs is left to the core
 WITNESS_FANOUT = 64  # two-arc witnesses are looked for from tails of at most this degree
+FILTER_BITS = 5  # the witness search's arc filter: 2**5 bits per arc (~3% false hits),
+FILTER_MAX_BITS = 24  # at most 2**24 (a byte each)
 
 
 class Hierarchy:
@@ -89,116 +95,187 @@ class Hierarchy:
         return (self.order, *self.up, *self.down, self.core, self.matrix)
 
 
-def _dedup_min(tails, heads, weights, n):
-    """Arcs with one (tail, head) each, at its minimum weight, sorted by tail, head (a
-    stable sort of the keys: mostly sorted runs, the arcs kept and the new shortcuts)."""
-    key = tails * n + heads
-    order = np.argsort(key, kind="stable")
-    key, weights = key[order], weights[order]
+HUB = np.iinfo(np.int64).max  # the priority of a vertex left to the core
+TIE_BITS = 32  # a priority: edge difference * 2**TIE_BITS + the vertex's seeded tie rank
+
+
+def _counts(xp, x, k):
+    """How many times each of 0..k-1 occurs in ``x`` (int64)."""
+    if not len(x):
+        return xp.zeros(k, dtype=np.int64)
+    return xp.bincount(x, minlength=k).astype(np.int64, copy=False)
+
+
+def _expand(ex, starts, counts):
+    """(owner, index) of every position starts[i] + j, j < counts[i]: the arcs of CSR
+    rows, the pairs of a vertex's arcs."""
+    xp = ex.xp
+    total = int(counts.sum())
+    owner = ex.ops("contraction").repeat_index(counts, total)
+    if not total:
+        return owner, xp.zeros(0, dtype=np.int64)
+    first = xp.cumsum(counts) - counts
+    return owner, starts[owner] + (xp.arange(total) - first[owner])
+
+
+def _dedup_sorted(ex, key, weights, k):
+    """(tails, heads, weights) of the arcs of sorted ``key`` (tail * k + head), one per
+    key, at its minimum weight."""
+    xp = ex.xp
     if not len(key):
         return key, key, weights
-    first = np.ones(len(key), dtype=bool)
+    first = xp.ones(len(key), dtype=bool)
     first[1:] = key[1:] != key[:-1]
-    starts = np.flatnonzero(first)
+    starts = xp.flatnonzero(first)
+    weights = ex.ops("contraction").segment_min(weights, starts)
     key = key[starts]
-    return key // n, key % n, np.minimum.reduceat(weights, starts)
+    return key // k, key % k, weights
 
 
-def _by_position(pos, tails, heads, weights, n):
+def _dedup_min(ex, tails, heads, weights, k):
+    """Arcs with one (tail, head) each, at its minimum weight, sorted by tail, head."""
+    key = tails * k + heads
+    order = ex.xp.argsort(key, kind="stable")
+    return _dedup_sorted(ex, key[order], weights[order], k)
+
+
+def _merge(ex, arcs, new, k):
+    """The arcs (a, b, w) sorted by (tail, head) merged with the ``new`` ones (also
+    sorted): positions by two binary searches instead of a sort, then one per (tail,
+    head) at its minimum weight."""
+    xp = ex.xp
+    (a, b, w), (u, x, c) = arcs, new
+    ka, kn = a * k + b, u * k + x
+    m = len(ka) + len(kn)
+    key, weight = xp.empty(m, dtype=np.int64), xp.empty(m, dtype=np.int64)
+    at_old = xp.arange(len(ka)) + xp.searchsorted(kn, ka, side="left")
+    at_new = xp.arange(len(kn)) + xp.searchsorted(ka, kn, side="right")
+    key[at_old], weight[at_old] = ka, w
+    key[at_new], weight[at_new] = kn, c
+    return _dedup_sorted(ex, key, weight, k)
+
+
+def _by_position(xp, pos, tails, heads, weights, n):
     """(ptr over positions, tails int32, weights) of the arcs keyed by their head's
-    position."""
+    position (a stable sort: in the order they were kept)."""
     keys = pos[heads]
-    order = np.argsort(keys, kind="stable")
-    return row_pointers(keys, n), tails[order].astype(np.int32), weights[order].astype(np.int64)
+    order = xp.argsort(keys, kind="stable")
+    ptr = xp.searchsorted(keys[order], xp.arange(n + 1))
+    return ptr, tails[order].astype(np.int32), weights[order].astype(np.int64)
 
 
-def _arc_weights(ptr, heads, weights, t, h):
-    """(found, weight) of the arcs (t, h) among arcs sorted by (tail, head), distinct,
-    with row pointers ``ptr``: a binary search within each tail's row (a few steps
-    over a short, cache-near row, not over every arc)."""
-    if not len(heads):
-        return np.zeros(len(t), dtype=bool), np.zeros(len(t), dtype=weights.dtype)
-    lo, end = ptr[t], ptr[t + 1]
-    hi = end.copy()
-    last = len(heads) - 1
-    for _ in range(int((end - lo).max(initial=0)).bit_length()):
-        mid = (lo + hi) >> 1
-        less = heads[np.minimum(mid, last)] < h
-        open_ = lo < hi
-        lo = np.where(open_ & less, mid + 1, lo)
-        hi = np.where(open_ & ~less, mid, hi)
-    at = np.minimum(lo, last)
-    return (lo < end) & (heads[at] == h), weights[at]
+def _arc_weights(xp, key, weights, t, h, k):
+    """(found, weight) of the arcs (t, h) among the arcs of sorted, distinct ``key``
+    (tail * k + head): a binary search of the keys."""
+    if not len(key):
+        return xp.zeros(len(t), dtype=bool), xp.zeros(len(t), dtype=weights.dtype)
+    q = t * k + h
+    at = xp.minimum(xp.searchsorted(key, q), len(key) - 1)
+    return key[at] == q, weights[at]
 
 
-def _witnessed(u, x, c, tails, heads, weights, n):
+def _key_hash(key, bits):
+    """Multiplicative hashing of int64 keys to ``bits`` bits."""
+    return ((key.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - bits)
+            ).astype(np.int64)
+
+
+def _witnessed(ex, u, x, c, tails, heads, weights, k):
     """Which candidate shortcuts (u, x, c) an arc (u, x) or a path u -> y -> x of the
     arcs (tails, heads, weights) makes unneeded (length <= c); the arcs are distinct and
     sorted by (tail, head), as _dedup_min leaves them."""
+    xp = ex.xp
     if not len(u) or not len(tails):
-        return np.zeros(len(u), dtype=bool)
-    ptr = row_pointers(tails, n)
-    found, direct = _arc_weights(ptr, heads, weights, u, x)
+        return xp.zeros(len(u), dtype=bool)
+    key = tails * k + heads
+    found, direct = _arc_weights(xp, key, weights, u, x, k)
     done = found & (direct <= c)
+    ptr = xp.searchsorted(tails, xp.arange(k + 1))
     # a hub's paths are not searched (a shortcut more)
-    searched = np.flatnonzero(~done & (ptr[u + 1] - ptr[u] <= WITNESS_FANOUT))
-    owner, arc = gather_arcs(ptr, u[searched])
+    searched = xp.flatnonzero(~done & (ptr[u + 1] - ptr[u] <= WITNESS_FANOUT))
+    owner, arc = _expand(ex, ptr[u[searched]], ptr[u[searched] + 1] - ptr[u[searched]])
     owner = searched[owner]
     # y -> x can close a witness only where w(u, y) + (x's lightest in-arc) <= c
-    lightest = np.full(n, np.iinfo(np.int64).max // 2, dtype=np.int64)
-    np.minimum.at(lightest, heads, weights)
+    lightest = xp.full(k, np.iinfo(np.int64).max // 2, dtype=np.int64)
+    ex.ops("contraction").scatter_min(lightest, heads, weights)
     near = weights[arc] + lightest[x[owner]] <= c[owner]
     owner, arc = owner[near], arc[near]
-    found, second = _arc_weights(ptr, heads, weights, heads[arc], x[owner])
+    # most (y, x) are no arc: a bit per hashed key rules them out before the search
+    bits = min(max(16, len(key).bit_length() + FILTER_BITS), FILTER_MAX_BITS)
+    present = xp.zeros(1 << bits, dtype=bool)
+    present[_key_hash(key, bits)] = True
+    maybe = xp.flatnonzero(present[_key_hash(heads[arc] * k + x[owner], bits)])
+    owner, arc = owner[maybe], arc[maybe]
+    found, second = _arc_weights(xp, key, weights, heads[arc], x[owner], k)
     hit = found & (weights[arc] + second <= c[owner])
     done[owner[hit]] = True
     return done
 
 
-def contraction_hierarchy(graph, core_size=CORE_SIZE, seed=0):
-    """The Hierarchy of ``graph`` (integer, non-negative weights).
+def _tie_ranks(n, seed):
+    """Each vertex's rank in a seeded random order: the ties of equal edge differences."""
+    ranks = np.empty(n, dtype=np.int64)
+    ranks[np.argsort(np.random.default_rng(seed).random(n), kind="stable")] = np.arange(n)
+    return ranks
+
+
+def contraction_hierarchy(graph, core_size=CORE_SIZE, seed=0, ex=None):
+    """The Hierarchy of ``graph`` (integer, non-negative weights), built with the
+    executor ``ex`` (CuPy and kernels/contraction.cu on a GPU; NumPy by default) into
+    host arrays.
 
     The vertices that remain are renumbered 0..k-1 after each round (in their order, so
     the arcs stay sorted by (tail, head)): a round costs the arcs and vertices left,
-    not the graph's."""
+    not the graph's. The same graph and seed give the same hierarchy on either
+    executor (every step is exact integer work, every sort stable)."""
+    if ex is None:
+        from ...executor import get_executor
+
+        ex = get_executor("cpu")
+    xp, ops = ex.xp, ex.ops("contraction")
     n = graph.n
-    tails = np.repeat(np.arange(n, dtype=np.int64), np.diff(graph.indptr))
-    heads = graph.indices.astype(np.int64)
+    tails = ex.asarray(np.repeat(np.arange(n, dtype=np.int64), np.diff(graph.indptr)))
+    heads = ex.asarray(graph.indices.astype(np.int64))
     keep = tails != heads  # self-loops never shorten a path of non-negative weights
-    a, b, w = _dedup_min(tails[keep], heads[keep], graph.weights[keep].astype(np.int64), n)
-    tie = np.random.default_rng(seed).random(n)
-    ids = np.arange(n, dtype=np.int64)  # the graph's vertex of each remaining one
-    level = np.full(n, -1, dtype=np.int64)
+    a, b, w = _dedup_min(ex, tails[keep], heads[keep],
+                         ex.asarray(graph.weights.astype(np.int64))[keep], n)
+    del tails, heads, keep
+    tie = ex.asarray(_tie_ranks(n, seed))
+    ids = xp.arange(n, dtype=np.int64)  # the graph's vertex of each remaining one
+    level = xp.full(n, -1, dtype=np.int64)
     kept = [[], [], []]  # the arcs of the hierarchy (the graph's vertex numbers)
     budget = SHORTCUT_FACTOR * (len(a) + n)
-    fewest = len(a)
+    fewest, held = len(a), 0  # held: the arcs of the hierarchy so far
     rounds = 0
     while len(ids) > core_size:
         k = len(ids)
-        din, dout = np.bincount(b, minlength=k), np.bincount(a, minlength=k)
+        din, dout = _counts(xp, b, k), _counts(xp, a, k)
         pairs = din * dout
-        priority = np.where(pairs <= PAIR_LIMIT, pairs - din - dout + tie, np.inf)
-        lowest = np.full(k, np.inf)
-        np.minimum.at(lowest, a, priority[b])
-        np.minimum.at(lowest, b, priority[a])
+        priority = xp.where(pairs <= PAIR_LIMIT,
+                            ((pairs - din - dout) << TIE_BITS) + tie, HUB)
+        lowest = xp.full(k, HUB, dtype=np.int64)
+        ops.scatter_min(lowest, a, priority[b])
+        ops.scatter_min(lowest, b, priority[a])
         chosen = priority < lowest
-        if not chosen.any() or int(pairs[chosen].sum()) > budget:
+        count, work = (int(v) for v in ex.to_host(xp.stack(
+            [chosen.sum(), xp.where(chosen, pairs, 0).sum()])))
+        if not count or work > budget:
             break  # hubs only, or a round of more shortcuts than the graph holds arcs
         touch = chosen[a] | chosen[b]
         for part, arr in zip(kept, (ids[a[touch]], ids[b[touch]], w[touch])):
             part.append(arr)
+        held += int(touch.sum())
         level[ids[chosen]] = rounds
-        u, x, c = _shortcuts(chosen, a, b, w, k)
+        u, x, c = _shortcuts(ex, chosen, a, b, w, k)
         a, b, w = a[~touch], b[~touch], w[~touch]
-        drop = _witnessed(u, x, c, a, b, w, k)
-        a, b, w = _dedup_min(np.concatenate([a, u[~drop]]), np.concatenate([b, x[~drop]]),
-                             np.concatenate([w, c[~drop]]), k)
+        drop = ~_witnessed(ex, u, x, c, a, b, w, k)
+        a, b, w = _merge(ex, (a, b, w), (u[drop], x[drop], c[drop]), k)
         stay = ~chosen
-        renumber = np.cumsum(stay) - 1
+        renumber = xp.cumsum(stay) - 1
         a, b, ids, tie = renumber[a], renumber[b], ids[stay], tie[stay]
         rounds += 1
         fewest = min(fewest, len(a))
-        if sum(map(len, kept[0])) + len(a) > budget or len(a) > GROWTH_LIMIT * fewest:
+        if held + len(a) > budget or len(a) > GROWTH_LIMIT * fewest:
             break  # shortcuts outgrow the graph (not road-like): the rest is the core
     if len(ids) > MAX_CORE:
         raise ValueError(
@@ -206,50 +283,64 @@ def contraction_hierarchy(graph, core_size=CORE_SIZE, seed=0):
             f"vertices would stay in the core, at most {MAX_CORE}); PHAST is for road-like "
             "graphs, use method='near-far'")
     level[ids] = rounds  # the core
-    order = np.argsort(level, kind="stable").astype(np.int32)
-    level_ptr = np.searchsorted(level[order], np.arange(rounds + 1)).astype(np.int64)
-    level_ptr = np.append(level_ptr, n)
-    pos = np.empty(n, dtype=np.int64)
-    pos[order] = np.arange(n)
-    ka, kb, kw = (np.concatenate(part) if part else np.zeros(0, np.int64) for part in kept)
+    order = xp.argsort(level, kind="stable")
+    level_ptr = ex.to_host(xp.searchsorted(level[order], xp.arange(rounds + 2)))
+    level_ptr[-1] = n
+    pos = xp.empty(n, dtype=np.int64)
+    pos[order] = xp.arange(n)
+    ka, kb, kw = (xp.concatenate(part) if part else xp.zeros(0, np.int64) for part in kept)
     upward = level[ka] < level[kb]
-    up = _by_position(pos, ka[upward], kb[upward], kw[upward], n)
-    down = _by_position(pos, ka[~upward], kb[~upward], kw[~upward], n)
-    core = order[level_ptr[rounds]:].astype(np.int32)
-    matrix = _core_distances(len(ids), a, b, w)
-    return Hierarchy(order, level_ptr, up, down, core, matrix,
-                     fingerprint=store.graph_fingerprint(graph), core_size=core_size)
+    up = _by_position(xp, pos, ka[upward], kb[upward], kw[upward], n)
+    down = _by_position(xp, pos, ka[~upward], kb[~upward], kw[~upward], n)
+    core = order[int(level_ptr[rounds]):].astype(np.int32)
+    matrix = _core_distances(ex, len(ids), a, b, w)
+    host = ex.to_host
+    return Hierarchy(host(order.astype(np.int32)), level_ptr.astype(np.int64),
+                     tuple(map(host, up)), tuple(map(host, down)), host(core),
+                     host(matrix), fingerprint=store.graph_fingerprint(graph),
+                     core_size=core_size)
 
 
-def _shortcuts(chosen, a, b, w, n):
+def _shortcuts(ex, chosen, a, b, w, k):
     """Every in-arc (u, v) joined with every out-arc (v, x) of each chosen v, u != x,
-    at their summed weight, one per (u, x) (the smallest)."""
-    into = np.flatnonzero(chosen[b])
-    into = into[np.argsort(b[into], kind="stable")]
-    out = np.flatnonzero(chosen[a])  # by tail already: the arcs are sorted by (tail, head)
-    verts = np.flatnonzero(chosen)
-    cin = np.bincount(b[into], minlength=n)[verts]
-    cout = np.bincount(a[out], minlength=n)[verts]
+    at their summed weight, one per (u, x) (the smallest), sorted by (u, x)."""
+    xp = ex.xp
+    into = xp.flatnonzero(chosen[b])
+    into = into[xp.argsort(b[into], kind="stable")]  # by head, then tail
+    out = xp.flatnonzero(chosen[a])  # by tail already: the arcs are sorted by (tail, head)
+    verts = xp.flatnonzero(chosen)
+    cin = _counts(xp, b[into], k)[verts]
+    cout = _counts(xp, a[out], k)[verts]
     pairs = cin * cout
-    total = int(pairs.sum())
-    if not total:
-        empty = np.zeros(0, dtype=np.int64)
+    owner, within = _expand(ex, xp.zeros(len(verts), dtype=np.int64), pairs)
+    if not len(owner):
+        empty = xp.zeros(0, dtype=np.int64)
         return empty, empty, empty
-    owner = np.repeat(np.arange(len(verts)), pairs)
-    within = np.arange(total) - np.repeat(np.cumsum(pairs) - pairs, pairs)
-    first_in = np.cumsum(cin) - cin
-    first_out = np.cumsum(cout) - cout
+    first_in = xp.cumsum(cin) - cin
+    first_out = xp.cumsum(cout) - cout
     i = into[first_in[owner] + within // cout[owner]]
     o = out[first_out[owner] + within % cout[owner]]
     u, x, c = a[i], b[o], w[i] + w[o]
     keep = u != x
-    return _dedup_min(u[keep], x[keep], c[keep], n)
+    return _dedup_min(ex, u[keep], x[keep], c[keep], k)
 
 
-def _core_distances(k, ia, ib, w):
+def _core_distances(ex, k, ia, ib, w):
     """The all-pairs distances (int64, inf = no path) of the core's k vertices over the
-    arcs (ia, ib, w) left among them (numbered 0..k-1 in the core's order)."""
+    arcs (ia, ib, w) left among them (numbered 0..k-1 in the core's order): blocked
+    Floyd-Warshall on a GPU; on the host, Floyd-Warshall up to 256 vertices, else SciPy's
+    Dijkstra from each (the arcs distinct and sorted by (tail, head), as the rounds
+    leave them)."""
     inf = distance_inf(np.int64)
+    if ex.is_cuda and k:
+        xp = ex.xp
+        flat = xp.full(k * k, inf, dtype=np.int64)
+        ex.ops("contraction").scatter_min(flat, ia * k + ib, w)
+        matrix = flat.reshape(k, k)
+        xp.fill_diagonal(matrix, 0)
+        ex.ops("floyd_warshall").blocked_floyd_warshall(matrix)
+        return matrix
+    ia, ib, w = ex.to_host(ia), ex.to_host(ib), ex.to_host(w)
     matrix = np.full((k, k), inf, dtype=np.int64)
     if k == 0:
         return matrix
@@ -265,6 +356,10 @@ def _core_distances(k, ia, ib, w):
     if int(w.max()) * k >= 1 << 53:  # float64 would round: refuse rather than guess
         raise ValueError("gpusp method 'phast': the core's distances pass 2**53 (exact "
                          "float64); use method='near-far'")
+    # an arc longer than a two-arc path is on no shortest path (each arc of that path is
+    # lighter, so kept or itself so replaced): about a third fewer arcs to scan
+    longer = _witnessed(ex, ia, ib, w - 1, ia, ib, w, k)
+    ia, ib, w = ia[~longer], ib[~longer], w[~longer]
     arcs = csr_array((w.astype(np.float64) + 0.0, (ia, ib)), shape=(k, k))
     arcs.sum_duplicates()
     d = dijkstra(arcs, directed=True)
@@ -272,11 +367,12 @@ def _core_distances(k, ia, ib, w):
     return matrix
 
 
-def _hierarchy(graph, core_size, build=True):
+def _hierarchy(graph, core_size, build=True, ex=None):
     """``graph``'s hierarchy of ``core_size``: the one it holds, else one loaded in this
     process for its content (nx_gpusp.phast.load_hierarchy), else the one in the
-    ``hierarchy_cache`` folder, else (``build``) built now, and then kept in that
-    folder; None where none exists and ``build`` is False."""
+    ``hierarchy_cache`` folder, else (``build``) built now with the executor ``ex`` (by
+    default, the configured device's), and then kept in that folder; None where none
+    exists and ``build`` is False."""
     held = graph.__dict__.setdefault("_phast_hierarchies", {})
     h = held.get(core_size)
     if h is None:
@@ -285,7 +381,12 @@ def _hierarchy(graph, core_size, build=True):
         if h is None and path is not None:
             h = store.read_cache(path, graph, Hierarchy.load)
         if h is None and build:
-            h = contraction_hierarchy(graph, core_size)
+            if ex is None:
+                from ...config import get_config
+                from ...executor import get_executor
+
+                ex = get_executor(get_config().device)
+            h = contraction_hierarchy(graph, core_size, ex=ex)
             if path is not None:
                 store.write_cache(path, h)
         if h is not None:

@@ -3,8 +3,9 @@ then each query is two sweeps over its levels (Delling, Goldberg, Nowatzyk and
 Werneck, "PHAST: Hardware-Accelerated Shortest Path Trees", IPDPS 2011; the hierarchy
 of Geisberger, Sanders, Schultes and Delling, "Contraction Hierarchies", WEA 2008).
 
-Preprocessing: the contraction hierarchy of contraction.py (host, NumPy; cached on the
-CSRGraph, so it is paid once per converted graph and amortised over its queries).
+Preprocessing: the contraction hierarchy of contraction.py (built with the query's
+executor, on the GPU or the host; cached on the CSRGraph, so it is paid once per
+converted graph and amortised over its queries).
 
 A query: dist = 0 at the sources; the upward sweep pulls each level's vertices from
 their in-arcs from lower levels, level by level, and then the core's; the core's
@@ -53,7 +54,7 @@ def _check_core_size(core_size):
 def phast_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, core_size=CORE_SIZE):
     require_integer_weights(graph, "phast")  # before any preprocessing
     core_size = _check_core_size(core_size)
-    h = _hierarchy(graph, core_size)
+    h = _hierarchy(graph, core_size, ex=ex)
     ops = ex.ops("phast")
     order, up_ptr, up_tails, up_w, down_ptr, down_tails, down_w, core, matrix = h.on(ex)
     dist, _ = init_sources(ex, graph.n, sources, np.int64)
