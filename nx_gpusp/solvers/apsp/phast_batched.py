@@ -211,7 +211,7 @@ def phast_batched(ex, graph, sources, *, cutoff=None, want_pred=True,
     sources = np.asarray(sources, dtype=np.int64)
     if not len(sources):
         return
-    h = sssp_phast._hierarchy(graph, core_size, ex=ex)
+    h = sssp_phast._hierarchy(graph, core_size)
     dtype = sweep_dtype(h)
     dev = _device_arrays(ex, h, dtype)
     if batch is None:

@@ -367,12 +367,13 @@ def _core_distances(ex, k, ia, ib, w):
     return matrix
 
 
-def _hierarchy(graph, core_size, build=True, ex=None):
+def _hierarchy(graph, core_size, build=True):
     """``graph``'s hierarchy of ``core_size``: the one it holds, else one loaded in this
     process for its content (nx_gpusp.phast.load_hierarchy), else the one in the
-    ``hierarchy_cache`` folder, else (``build``) built now with the executor ``ex`` (by
-    default, the configured device's), and then kept in that folder; None where none
-    exists and ``build`` is False."""
+    ``hierarchy_cache`` folder, else (``build``) built now on the host, and then kept in
+    that folder; None where none exists and ``build`` is False. (The same rounds run on
+    a CUDA executor, ``contraction_hierarchy(graph, ex=...)``, and give the same
+    hierarchy; that build is not yet the default: it is not yet measured.)"""
     held = graph.__dict__.setdefault("_phast_hierarchies", {})
     h = held.get(core_size)
     if h is None:
@@ -381,12 +382,9 @@ def _hierarchy(graph, core_size, build=True, ex=None):
         if h is None and path is not None:
             h = store.read_cache(path, graph, Hierarchy.load)
         if h is None and build:
-            if ex is None:
-                from ...config import get_config
-                from ...executor import get_executor
+            from ...executor import get_executor
 
-                ex = get_executor(get_config().device)
-            h = contraction_hierarchy(graph, core_size, ex=ex)
+            h = contraction_hierarchy(graph, core_size, ex=get_executor("cpu"))
             if path is not None:
                 store.write_cache(path, h)
         if h is not None:

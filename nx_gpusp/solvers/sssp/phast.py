@@ -54,7 +54,7 @@ def _check_core_size(core_size):
 def phast_sssp(ex, graph, sources, *, cutoff=None, want_pred=True, core_size=CORE_SIZE):
     require_integer_weights(graph, "phast")  # before any preprocessing
     core_size = _check_core_size(core_size)
-    h = _hierarchy(graph, core_size, ex=ex)
+    h = _hierarchy(graph, core_size)
     ops = ex.ops("phast")
     order, up_ptr, up_tails, up_w, down_ptr, down_tails, down_w, core, matrix = h.on(ex)
     dist, _ = init_sources(ex, graph.n, sources, np.int64)
