@@ -13,7 +13,7 @@ and shape the result) meet device arrays.
 
 import numpy as np
 
-from ..graph import distance_inf, float_distances
+from ..graph import distance_inf
 from ..results import HostSSSP, TightArcs, distance_order, narrowest_distances, to_host
 from .apsp.path_sums import sums_along_trees, sums_exact
 from .sssp import cutoff_value, mask_beyond_cutoff
@@ -95,11 +95,10 @@ def floyd_warshall_matrix(ex, d, perm=None):
     """The host float matrix of ``d`` (floyd_warshall_numpy's answer), rows and columns
     in the order of the vertex indices ``perm`` (None: vertex order); converted and
     permuted on the device, so one n x n transfer carries the final matrix."""
-    d = float_distances(d)
-    if perm is not None:
-        perm = ex.asarray(perm)
-        d = d[perm[:, None], perm[None, :]]
-    return ex.to_host(d)
+    n = d.shape[0]
+    unreached = np.inf if d.dtype.kind == "f" else distance_inf(d.dtype) - 1
+    return ex.to_host(ex.ops("array_ops").convert_block(d, n, n, np.float64, bound=unreached,
+                                                        over=np.inf, perm=perm))
 
 
 def distance_matrix(ex, d):
