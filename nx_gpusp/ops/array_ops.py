@@ -129,6 +129,8 @@ class CudaOps(CudaKernelTable):
         ``perm``, int64 indices, where given): over where an entry is above ``bound``,
         else the entry as ``dtype``."""
         out = self.cp.empty((rows, cols), dtype=dtype)
+        if src.strides[1] != src.itemsize:  # no layout of ours (CuPy's copy kernel)
+            src = self.cp.ascontiguousarray(src)
         if perm is not None:
             perm = self.cp.asarray(np.asarray(perm, dtype=np.int64)) \
                 if isinstance(perm, np.ndarray) else perm

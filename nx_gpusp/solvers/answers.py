@@ -103,7 +103,7 @@ def floyd_warshall_matrix(ex, d, perm=None):
 
 def distance_matrix(ex, d):
     """The host copy of the distance matrix ``d``, narrowed on the device."""
-    return ex.to_host(narrowest_distances(ex.xp, d))
+    return ex.to_host(narrowest_distances(ex, d))
 
 
 def predecessor_matrix(ex, p):
@@ -150,8 +150,11 @@ def rows_to_host(ex, dist, pred, cutoff=None, sources=None):
     distances beyond ``cutoff`` marked unreached (each row's source stays at 0, as in
     NetworkX) and narrowed (:func:`narrowest_distances`) on the device first."""
     if cutoff is not None:
-        far = ex.xp.greater(dist, cutoff_value(cutoff, dist.dtype))
-        far[ex.xp.arange(len(sources)), ex.asarray(np.asarray(sources, dtype=np.int64))] = False
-        dist = ex.xp.where(far, distance_inf(dist.dtype), dist)
-    dist = ex.to_host(narrowest_distances(ex.xp, dist))
+        ops = ex.ops("array_ops")
+        dist = ops.convert_block(dist, *dist.shape, dist.dtype,
+                                 bound=cutoff_value(cutoff, dist.dtype),
+                                 over=distance_inf(dist.dtype))
+        rows = np.arange(len(sources), dtype=np.int64)
+        ops.put(dist, rows * dist.shape[1] + np.asarray(sources, dtype=np.int64), 0)
+    dist = ex.to_host(narrowest_distances(ex, dist))
     return dist, None if pred is None else ex.to_host(pred)
