@@ -108,7 +108,8 @@ def distance_matrix(ex, d):
 
 def predecessor_matrix(ex, p):
     """(host predecessor matrix, host mask of the rows with at least one entry)."""
-    return ex.to_host(p), ex.to_host((p >= 0).any(axis=1))
+    host = ex.to_host(p)
+    return host, (host >= 0).any(axis=1)
 
 
 def floyd_warshall_rows(ex, graph, method, options, cutoff):
