@@ -89,6 +89,8 @@ class CudaOps(CudaKernelTable):
         ``arr``."""
         if not isinstance(index, self.cp.ndarray):
             index = self.cp.asarray(np.asarray(index, dtype=np.int64).reshape(-1))
+        elif index.dtype != np.int64:
+            index = self.astype(index.reshape(-1), np.int64)
         if isinstance(values, self.cp.ndarray):
             vals, value = self.astype(values.reshape(-1), arr.dtype), scalar(0, arr.dtype)
         elif np.ndim(values) == 0:
