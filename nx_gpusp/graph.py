@@ -493,15 +493,16 @@ class CSRGraph:
             if if_fits and 2 * self.m * dtype.itemsize > ex.free_bytes():
                 return None
             ex.require_bytes(self.m * dtype.itemsize, f"the {dtype} weights")
-            arr = dev.cast_weights[dtype] = ex.publish(dev.weights.astype(dtype))
+            arr = dev.cast_weights[dtype] = ex.publish(
+                ex.ops("array_ops").astype(dev.weights, dtype))
         return arr
 
     def dense(self, ex, dtype=None, *, inf=None, size=None):
         """Dense weight matrix on the device: +inf (or ``inf``) off the arcs; ``size``
         (>= n) pads it to size x size with ``inf`` rows and columns.
 
-        Built from the device CSR (the arcs' tails found by a search of indptr there),
-        so only the cached CSR crosses the bus, never m tail indices. The diagonal keeps
+        Built from the device CSR (a thread a row), so only the cached CSR crosses the
+        bus, never m tail indices. The diagonal keeps
         self-loop weights (callers decide how to treat it).
         """
         dtype = np.dtype(dtype or self.distance_dtype())
@@ -510,12 +511,10 @@ class CSRGraph:
                          f"the dense {size}x{size} {dtype} matrix")
         if inf is None:
             inf = distance_inf(dtype)
-        xp = ex.xp
-        mat = xp.full((size, size), inf, dtype=dtype)
+        ops = ex.ops("array_ops")
+        mat = ops.full((size, size), inf, dtype)
         if self.m:
-            dev = self.on(ex)
-            tails = xp.searchsorted(dev.indptr, xp.arange(self.m), side="right") - 1
-            mat[tails, dev.indices] = dev.weights.astype(dtype)
+            ops.dense_from_csr(self.on(ex), mat)
         return mat
 
     def __repr__(self):

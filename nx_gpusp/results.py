@@ -572,24 +572,26 @@ def tree_depth(pred):
     return depth
 
 
-def narrowest_distances(xp, dist):
-    """``dist`` (integer distances, ``distance_inf`` = unreached) in the narrowest signed
-    integer type that holds every finite value below its own maximum, which then stands
-    for unreached: the rows an all-pairs call copies to the host shrink 2-8x (unit-weight
-    graphs: int8). Float distances are returned as they are."""
+def narrowest_distances(ex, dist):
+    """``dist`` (a contiguous matrix of integer distances, ``distance_inf`` = unreached)
+    in the narrowest signed integer type that holds every finite value below its own
+    maximum, which then stands for unreached: the rows an all-pairs call copies to the
+    host shrink 2-8x (unit-weight graphs: int8). Float distances are returned as they
+    are."""
     if dist.dtype.kind != "i" or dist.size == 0:
         return dist
-    inf = distance_inf(dist.dtype)
-    finite = xp.where(dist == inf, 0, dist)
-    low, high = (int(x) for x in (finite.min(), finite.max()))
+    ops = ex.ops("array_ops")
+    low, high = ops.finite_range(dist)
+    low, high = min(low, 0), max(high, 0)  # no finite entry: any type holds none
     for dtype in (np.int8, np.int16, np.int32):
         info = np.iinfo(dtype)
         if info.min <= low and high < info.max:
             if dtype == dist.dtype:
                 return dist
-            out = dist.astype(dtype)
-            out[dist == inf] = info.max
-            return out
+            rows = dist.reshape(-1, dist.shape[-1]) if dist.ndim != 1 else dist[None]
+            out = ops.convert_block(rows, *rows.shape, dtype,
+                                    bound=distance_inf(dist.dtype) - 1, over=info.max)
+            return out.reshape(dist.shape)
     return dist
 
 

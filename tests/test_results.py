@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from graphs import assert_lengths_equal, assert_paths_valid, assert_valid_path, random_graph
-from nx_gpusp.executor import Executor
+from nx_gpusp.executor import Executor, get_executor
 from nx_gpusp.graph import CSRGraph, distance_inf
 from nx_gpusp.results import (DistanceMap, MatrixRowMap, PathMap, PredecessorRowMap,
                               RowsMap, distance_order, materialize, narrowest_distances,
@@ -232,15 +232,17 @@ def test_materialize_nested():
     ([0, 5, 126], np.int8), ([-128, 0, 126], np.int8), ([0, 127], np.int16),
     ([0, 32766], np.int16), ([0, 32767], np.int32), ([-40000, 1], np.int32),
     ([0, 2**31 - 1], np.int64), ([], np.int8)])
-def test_narrowest_distances(values, dtype):
+def test_narrowest_distances(values, dtype, device):
+    ex = get_executor(device)
     inf = distance_inf(np.int64)
-    dist = np.array(values + [inf], dtype=np.int64)
-    out = narrowest_distances(np, dist)
-    assert out.dtype == dtype
-    assert out[-1] == distance_inf(dtype)
-    assert out[:-1].tolist() == values
-    floats = np.array([0.5, np.inf])
-    assert narrowest_distances(np, floats) is floats
+    host = np.array(values + [inf], dtype=np.int64)
+    for shape in (host.shape, (1, host.size)):
+        out = ex.to_host(narrowest_distances(ex, ex.asarray(host.reshape(shape)))).ravel()
+        assert out.dtype == dtype
+        assert out[-1] == distance_inf(dtype)
+        assert out[:-1].tolist() == values
+    floats = ex.asarray(np.array([0.5, np.inf]))
+    assert narrowest_distances(ex, floats) is floats
 
 
 def _random_forest(seed, n):

@@ -16,6 +16,11 @@ CUDA_TYPE = {
     np.dtype(np.float64): "double",
     np.dtype(np.int32): "int",
     np.dtype(np.float32): "float",
+    np.dtype(np.int16): "short",
+    np.dtype(np.int8): "signed char",
+    np.dtype(np.uint8): "unsigned char",
+    np.dtype(np.uint32): "unsigned int",
+    np.dtype(np.uint64): "unsigned long long",
 }
 
 BLOCK = 256

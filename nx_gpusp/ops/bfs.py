@@ -44,7 +44,7 @@ class CudaOps(CudaKernelTable):
         if parent is not None:
             return parent, scalar(1, np.int32)
         if self._dummy is None:
-            self._dummy = self.cp.full(1, -1, dtype=np.int32)
+            self._dummy = self.ex.fill_bytes(self.cp.empty(1, dtype=np.int32), 0xFF)
         return self._dummy, scalar(0, np.int32)
 
     def block_levels(self, g, in_degree, levels, parent, queue_a, queue_b, size, level,

@@ -34,7 +34,7 @@ class CudaOps(CudaKernelTable):
         if pred is not None:
             return pred, scalar(1, np.int32)
         if self._dummy is None:
-            self._dummy = self.cp.full(1, -1, dtype=np.int32)
+            self._dummy = self.ex.fill_bytes(self.cp.empty(1, dtype=np.int32), 0xFF)
         return self._dummy, scalar(0, np.int32)
 
     def top_down(self, g, words, frontier, seen, next_, dist, pred, level):

@@ -13,7 +13,7 @@ and shape the result) meet device arrays.
 
 import numpy as np
 
-from ..graph import distance_inf, float_distances
+from ..graph import distance_inf
 from ..results import HostSSSP, TightArcs, distance_order, narrowest_distances, to_host
 from .apsp.path_sums import sums_along_trees, sums_exact
 from .sssp import cutoff_value, mask_beyond_cutoff
@@ -95,21 +95,21 @@ def floyd_warshall_matrix(ex, d, perm=None):
     """The host float matrix of ``d`` (floyd_warshall_numpy's answer), rows and columns
     in the order of the vertex indices ``perm`` (None: vertex order); converted and
     permuted on the device, so one n x n transfer carries the final matrix."""
-    d = float_distances(d)
-    if perm is not None:
-        perm = ex.asarray(perm)
-        d = d[perm[:, None], perm[None, :]]
-    return ex.to_host(d)
+    n = d.shape[0]
+    unreached = np.inf if d.dtype.kind == "f" else distance_inf(d.dtype) - 1
+    return ex.to_host(ex.ops("array_ops").convert_block(d, n, n, np.float64, bound=unreached,
+                                                        over=np.inf, perm=perm))
 
 
 def distance_matrix(ex, d):
     """The host copy of the distance matrix ``d``, narrowed on the device."""
-    return ex.to_host(narrowest_distances(ex.xp, d))
+    return ex.to_host(narrowest_distances(ex, d))
 
 
 def predecessor_matrix(ex, p):
     """(host predecessor matrix, host mask of the rows with at least one entry)."""
-    return ex.to_host(p), ex.to_host((p >= 0).any(axis=1))
+    host = ex.to_host(p)
+    return host, (host >= 0).any(axis=1)
 
 
 def floyd_warshall_rows(ex, graph, method, options, cutoff):
@@ -151,8 +151,11 @@ def rows_to_host(ex, dist, pred, cutoff=None, sources=None):
     distances beyond ``cutoff`` marked unreached (each row's source stays at 0, as in
     NetworkX) and narrowed (:func:`narrowest_distances`) on the device first."""
     if cutoff is not None:
-        far = ex.xp.greater(dist, cutoff_value(cutoff, dist.dtype))
-        far[ex.xp.arange(len(sources)), ex.asarray(np.asarray(sources, dtype=np.int64))] = False
-        dist = ex.xp.where(far, distance_inf(dist.dtype), dist)
-    dist = ex.to_host(narrowest_distances(ex.xp, dist))
+        ops = ex.ops("array_ops")
+        dist = ops.convert_block(dist, *dist.shape, dist.dtype,
+                                 bound=cutoff_value(cutoff, dist.dtype),
+                                 over=distance_inf(dist.dtype))
+        rows = np.arange(len(sources), dtype=np.int64)
+        ops.put(dist, rows * dist.shape[1] + np.asarray(sources, dtype=np.int64), 0)
+    dist = ex.to_host(narrowest_distances(ex, dist))
     return dist, None if pred is None else ex.to_host(pred)

@@ -45,16 +45,17 @@ class FrontierBatch:
         dtype = graph.distance_dtype()
         self.cut = cutoff_value(cutoff, dtype)
         self.sources = np.asarray(sources, dtype=np.int64)
-        self.dist = xp.full((b, n), distance_inf(dtype), dtype=dtype)
-        self.pred = xp.full((b, n), -1, dtype=np.int32) if self.want_pred else None
-        self.lowered = xp.full(b * n, -1, dtype=np.int32)
+        arrays = ex.ops("array_ops")
+        self.dist = arrays.full((b, n), distance_inf(dtype), dtype)
+        self.pred = arrays.full((b, n), -1, np.int32) if self.want_pred else None
+        self.lowered = arrays.full(b * n, -1, np.int32)
         self.frontier = xp.empty(b * n, dtype=np.int64)
         self.next_frontier = xp.empty(b * n, dtype=np.int64)
         self.frontier_dist = xp.zeros(b * n, dtype=dtype)
         self.next_dist = xp.empty(b * n, dtype=dtype)
         self.next_size = xp.zeros(1, dtype=np.uint64)
         start = ex.asarray(np.arange(b, dtype=np.int64) * n + self.sources)
-        self.dist.reshape(-1)[start] = 0
+        arrays.put(self.dist, start, 0)
         self.frontier[:b] = start
         self.size = b
         self.rounds = 0

@@ -40,7 +40,7 @@ class MultiSourceBFS:
     def __init__(self, ex, graph, sources, *, cutoff, want_pred, alpha, direction):
         from ...ops.ms_bfs import last_word_mask
 
-        xp = ex.xp
+        xp, arrays = ex.xp, ex.ops("array_ops")
         n, b = graph.n, len(sources)
         self.ex, self.graph, self.ops = ex, graph, ex.ops("ms_bfs")
         self.g = graph.on(ex)
@@ -51,13 +51,13 @@ class MultiSourceBFS:
         self.sources = np.asarray(sources, dtype=np.int64)
         self.frontier, self.seen, self.next = (xp.zeros(n * words, dtype=np.uint64)
                                                for _ in range(3))
-        self.dist = xp.full((b, n), distance_inf(np.int64), dtype=np.int64)
-        self.pred = xp.full((b, n), -1, dtype=np.int32) if want_pred else None
+        self.dist = arrays.full((b, n), distance_inf(np.int64), np.int64)
+        self.pred = arrays.full((b, n), -1, np.int32) if want_pred else None
         self.counts = xp.zeros(3, dtype=np.uint64)
         self.stop = depth_limit(cutoff)
         self.stats = {"levels": 0, "top_down_levels": 0, "bottom_up_levels": 0}
         rows = np.arange(b)
-        self.dist[ex.asarray(rows), ex.asarray(self.sources)] = 0
+        arrays.put(self.dist, rows * n + self.sources, 0)
         # source j is bit j % 64 of word j // 64 at its vertex (a vertex may be the
         # source of several rows: their bits are OR-ed)
         entry = self.sources * words + rows // 64
@@ -65,13 +65,13 @@ class MultiSourceBFS:
         order = np.argsort(entry, kind="stable")
         entry, bit = entry[order], bit[order]
         starts = np.flatnonzero(np.r_[True, entry[1:] != entry[:-1]])
-        self.next[ex.asarray(entry[starts])] = ex.asarray(np.bitwise_or.reduceat(bit, starts))
+        arrays.put(self.next, entry[starts], np.bitwise_or.reduceat(bit, starts))
         self.level = 0
         self.advance()
 
     def advance(self):
         """next becomes the frontier; the host reads the level's counts."""
-        self.counts[:] = 0
+        self.ex.fill_bytes(self.counts, 0)
         self.ops.advance(self.g, self.in_degree, self.words, self.last_mask, self.frontier,
                          self.seen, self.next, self.counts)
         self.active, self.arcs, self.missing = (int(x) for x in

@@ -19,27 +19,23 @@ def prepare_dense(ex, graph, *, keep_negative_diagonal, predecessors, dtype=None
     (floyd_warshall_predecessor_and_distance) rather than 0 (floyd_warshall_numpy).
     Predecessors: p[i][j] = i for every arc, self-loops included, else -1.
     """
-    xp = ex.xp
+    ops = ex.ops("array_ops")
     d = graph.dense(ex, dtype)
     n = graph.n
-    diag = xp.arange(n)
-    if keep_negative_diagonal:
-        d[diag, diag] = xp.minimum(d[diag, diag], 0)
-    else:
-        d[diag, diag] = 0
+    ops.set_diagonal(d, n, 0, lower_only=keep_negative_diagonal)
     p = None
     if predecessors:
         ex.require_bytes(n * n * 4, f"the {n}x{n} predecessor matrix")
-        p = xp.full((n, n), -1, dtype=np.int32)
-        tails = np.repeat(np.arange(n, dtype=np.int32), np.diff(graph.indptr))
-        p[ex.asarray(tails), ex.asarray(graph.indices)] = ex.asarray(tails)
+        p = ops.full((n, n), -1, np.int32)
+        tails = np.repeat(np.arange(n, dtype=np.int64), np.diff(graph.indptr))
+        ops.put(p, tails * n + graph.indices, tails.astype(np.int32))
     return d, p
 
 
 def refuse_negative_diagonal(ex, d):
     """Backstop: a negative diagonal entry is a negative cycle (NetworkX would return
     order-dependent numbers; we refuse, as its Bellman-Ford does)."""
-    if d.shape[0] and bool((ex.xp.diagonal(d) < 0).any()):
+    if d.shape[0] and bool((ex.to_host(ex.ops("array_ops").diagonal(d, d.shape[0])) < 0).any()):
         raise nx.NetworkXUnbounded("Negative cycle detected.")
 
 

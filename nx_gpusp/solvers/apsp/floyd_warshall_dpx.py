@@ -19,9 +19,8 @@ from ...ops.floyd_warshall_dpx import LANES, tile_of
 from .floyd_warshall import (blocked_floyd_warshall, refuse_negative_diagonal, sweep_weights,
                              undo_potentials)
 
-__all__ = ["dpx_floyd_warshall", "path_bound", "choose_lane"]
+__all__ = ["dpx_floyd_warshall", "path_bound", "choose_lane", "distances_of_lane"]
 
-SENTINEL_LANES = ("s16x2", "s32", "i64")
 
 
 def path_bound(graph):
@@ -95,9 +94,19 @@ def padded_matrix(ex, graph, lane):
     dtype, inf = LANES[lane][:2]
     n, tile = graph.n, tile_of(lane)
     d = graph.dense(ex, dtype, inf=inf, size=-(-n // tile) * tile)
-    diag = ex.xp.arange(n)
-    d[diag, diag] = 0
-    return d
+    return ex.ops("array_ops").set_diagonal(d, n, 0)
+
+
+def distances_of_lane(ex, d, n, lane, bound):
+    """The n x n distances of the lane's padded matrix ``d`` as int64 (``distance_inf``
+    unreached: the sentinel lanes' values above ``bound``, the path bound, and i53's
+    inf) or float64 (the float lanes: exact, every f32 value an integer below 2**24 or
+    inf), a new contiguous matrix."""
+    if lane in ("f32", "f64"):
+        return ex.ops("array_ops").convert_block(d, n, n, np.float64, bound=np.inf,
+                                                 over=np.inf)
+    return ex.ops("array_ops").convert_block(d, n, n, np.int64, bound=bound,
+                                             over=np.iinfo(np.int64).max)
 
 
 @method(name="fw-dpx", problem="floyd-warshall",
@@ -125,15 +134,7 @@ def dpx_floyd_warshall(ex, graph, *, keep_negative_diagonal, predecessors, lane=
         ops.fw_dpx_diagonal(d, lane, kb)
         ops.fw_dpx_minplus(d, lane, kb, 2)
         ops.fw_dpx_minplus(d, lane, kb, 3)
-    d = d[:graph.n, :graph.n]
-    if lane in SENTINEL_LANES:
-        d = ex.xp.where(d > path_bound(swept), np.iinfo(np.int64).max, d.astype(np.int64))
-    elif lane == "f32":
-        d = d.astype(np.float64)  # exact: every value is an integer below 2**24 (or inf)
-    elif lane == "i53":  # back to int64: every finite value is an integer below 2**53
-        unreached = ex.xp.isinf(d)
-        d = ex.xp.where(unreached, 0, d).astype(np.int64)
-        d[unreached] = np.iinfo(np.int64).max
+    d = distances_of_lane(ex, d, graph.n, lane, path_bound(swept))
     undo_potentials(ex, d, h, graph.n)
     refuse_negative_diagonal(ex, d)
     return d, None

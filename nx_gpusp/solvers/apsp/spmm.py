@@ -57,11 +57,12 @@ class SpmmBatch:
         self.sources = np.asarray(sources, dtype=np.int64)
         b, chunk = len(self.sources), chunk_width(dtype)
         width = -(-b // chunk) * chunk
-        self.dist = xp.full((graph.n, width), distance_inf(dtype), dtype=dtype)
-        self.stamp = xp.full((graph.n, width // chunk), -1, dtype=np.int32)
-        rows, cols = ex.asarray(self.sources), ex.asarray(np.arange(b, dtype=np.int64))
-        self.dist[rows, cols] = 0
-        self.stamp[rows, cols // chunk] = 0
+        arrays = ex.ops("array_ops")
+        self.dist = arrays.full((graph.n, width), distance_inf(dtype), dtype)
+        self.stamp = arrays.full((graph.n, width // chunk), -1, np.int32)
+        rows, cols = self.sources, np.arange(b, dtype=np.int64)
+        arrays.put(self.dist, rows * width + cols, 0)
+        arrays.put(self.stamp, rows * (width // chunk) + cols // chunk, 0)
         self.changed = xp.zeros(ROUNDS_PER_CHECK, dtype=np.int32)
         self.rounds = 0
 

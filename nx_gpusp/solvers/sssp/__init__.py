@@ -92,20 +92,18 @@ def mask_beyond_cutoff(ex, dist, sources, cutoff):
     whatever the cutoff, as in NetworkX)."""
     if cutoff is None:
         return dist
-    cut = cutoff_value(cutoff, dist.dtype)
-    far = ex.xp.greater(dist, cut)  # a ufunc: CuPy's operators import cupyx.scipy.sparse
-    far[ex.asarray(np.asarray(sources, dtype=np.int64))] = False
-    return ex.xp.where(far, distance_inf(dist.dtype), dist)
+    ops = ex.ops("array_ops")
+    inf = distance_inf(dist.dtype)
+    cut = ops.convert_block(dist.reshape(1, -1), 1, dist.size, dist.dtype,
+                            bound=cutoff_value(cutoff, dist.dtype), over=inf).reshape(-1)
+    return ops.put(cut, np.asarray(sources, dtype=np.int64), 0)  # a source's own distance
 
 
 def init_sources(ex, n, sources, dtype):
     """dist (inf, 0 at sources) and pred (-1) on the device."""
-    xp = ex.xp
-    dist = xp.full(n, distance_inf(dtype), dtype=dtype)
-    src = ex.asarray(np.asarray(sources, dtype=np.int64))
-    dist[src] = 0
-    pred = xp.full(n, -1, dtype=np.int32)
-    return dist, pred
+    ops = ex.ops("array_ops")
+    dist = ops.put(ops.full(n, distance_inf(dtype), dtype), np.asarray(sources, dtype=np.int64), 0)
+    return dist, ops.full(n, -1, np.int32)
 
 
 def check_negative_cycle(ex, pred):

@@ -119,14 +119,14 @@ class BFSRun:
         ex.require_bytes(n * (4 * 4) + STATUS * 8, "BFS levels, parents and queues")
         self.in_degree = graph.on_device(ex, "in_degree")
         self.sources = source_indices(sources, np.int32)
-        self.levels = xp.full(n, UNSEEN, dtype=np.int32)
-        self.parent = xp.full(n, -1, dtype=np.int32) if want_pred else None
+        arrays = ex.ops("array_ops")
+        self.levels = arrays.full(n, UNSEEN, np.int32)
+        self.parent = arrays.full(n, -1, np.int32) if want_pred else None
         self.queues = [xp.empty(max(n, 1), dtype=np.int32) for _ in range(2)]
         self.status = xp.zeros(STATUS, dtype=np.uint64)
         self.chunks = None  # allocated by the first grid top-down level
-        src = ex.asarray(self.sources)
-        self.levels[src] = 0
-        self.queues[0][: len(self.sources)] = src
+        arrays.put(self.levels, self.sources.astype(np.int64), 0)
+        self.queues[0][: len(self.sources)] = ex.asarray(self.sources)
         self.cur = 0  # the queue that holds the frontier
         self.size = len(self.sources)
         self.level = 0

@@ -53,7 +53,7 @@ def frontier_sssp(ex, graph, sources, *, cutoff=None, want_pred=True):
     next_frontier = xp.empty(n, dtype=np.int32)
     frontier_dist = xp.zeros(n, dtype=dtype)
     next_dist = xp.empty(n, dtype=dtype)
-    lowered = xp.full(n, -1, dtype=np.int32)
+    lowered = ex.ops("array_ops").full(n, -1, np.int32)
     next_size = xp.zeros(1, dtype=np.int32)
     srcs = source_indices(sources, np.int32)
     frontier[: len(srcs)] = ex.asarray(srcs)

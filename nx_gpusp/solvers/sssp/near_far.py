@@ -524,11 +524,11 @@ def _initial_state(ex, ops, n, dtype, srcs, step, scratch):
     # one launch for a single source; several sources are added from the host
     ops.init_state(st, int(srcs[0]) if len(srcs) == 1 else -1, step)
     if len(srcs) > 1:
-        dev = ex.asarray(srcs)
-        st.dist[dev] = 0
-        st.fv[: len(srcs)] = dev
-        st.fd[: len(srcs)] = 0
-        st.ctl[CTL_SIZE] = len(srcs)
+        arrays = ex.ops("array_ops")
+        arrays.put(st.dist, srcs.astype(np.int64), 0)
+        st.fv[: len(srcs)] = ex.asarray(srcs)
+        ex.fill_bytes(st.fd[: len(srcs)], 0)
+        arrays.put(st.ctl, np.array([CTL_SIZE]), len(srcs))
     return st
 
 
