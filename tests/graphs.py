@@ -180,6 +180,11 @@ def assert_same_value(got, expected, strict_types=True, ordered=True):
             assert_same_value(got[k], expected[k], strict_types, ordered)
     elif isinstance(expected, list):
         assert got == expected
+    elif isinstance(expected, nx.Graph):  # bfs_tree, ego_graph: the same graph and data
+        assert type(got) is type(expected), (got, expected)
+        assert nx.utils.graphs_equal(got, expected)
+        if ordered:
+            assert list(got.nodes) == list(expected.nodes), "node order differs"
     else:
         if strict_types:
             assert type(got) is type(expected), (got, expected)
@@ -187,6 +192,8 @@ def assert_same_value(got, expected, strict_types=True, ordered=True):
         numbers = (int, float)
         if isinstance(expected, numbers) and isinstance(got, numbers) and math.isfinite(expected):
             assert math.isclose(got, expected, rel_tol=1e-12, abs_tol=1e-12), (got, expected)
+        elif isinstance(expected, float) and math.isnan(expected):  # closeness_vitality
+            assert isinstance(got, float) and math.isnan(got), (got, expected)
         else:  # infinities, and what is not a number (None, a label)
             assert got == expected, (got, expected)
 
