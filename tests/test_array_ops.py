@@ -47,7 +47,7 @@ def _cases(ex, seed):
                         host(ops.convert_block(square, 9, 9, to, bound=50, over=over,
                                                perm=rng.permutation(9)))))
         full = ops.full((5, 6), src.flat[3], dtype)
-        out.append((f"full {dtype}", host(full)))
+        out.append((f"full {dtype}", np.array(host(full))))  # the twin's is full itself
         out.append((f"fill -1 {dtype}", host(ops.fill(full, -1))))
         idx = rng.choice(30, 12, replace=False)
         out.append((f"put scalar {dtype}", host(ops.put(ops.full(30, 0, dtype), idx, 7))))

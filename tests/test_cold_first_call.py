@@ -92,7 +92,18 @@ def _needs(graph):
             pytest.skip(str(exc))
 
 
-@pytest.mark.parametrize("name", list(CALLS))
+# first calls that still compile CuPy kernels (strict: the test says when they stop)
+STILL_COMPILING = {
+    "single_source_shortest_path_length(NY, 0)": "cupy_copy__int32_int32",
+    "floyd_warshall_predecessor_and_distance(path_graph(200))":
+        "cupy_copy__bool_int32, cupy_flatiter_setitem_slice, cupy_not_equal__int64_int_bool",
+}
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=f"compiles {kernels}"))
+    if name in STILL_COMPILING else name for name, kernels in
+    ((name, STILL_COMPILING.get(name)) for name in CALLS)])
 def test_first_call_compiles_nothing(name, tmp_path):
     if prebuilt.read_manifest() is None:
         pytest.skip("no prebuilt kernels in this install (python -m nx_gpusp.kernel_build "

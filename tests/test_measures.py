@@ -551,18 +551,21 @@ def test_reductions_match_twin(weights):
 @pytest.mark.parametrize("shape", [(1, 1), (7, 1000), (256, 70001), (3, 0)])
 def test_row_statistics_kernel_matches_twin(shape):
     """The fused row statistics, CUDA against the NumPy twin on random int64 rows
-    (unreached, zero and negative entries, with and without a column mask); run twice
+    (unreached, zero and negative entries, with and without a column mask, rows of a
+    block and of a transposed view); run twice
     on CUDA, the same float sums."""
     rng = np.random.default_rng(shape[1])
     dist = rng.integers(-5, 10**9, shape, dtype=np.int64)
     dist[rng.random(shape) < 0.2] = np.iinfo(np.int64).max
     dist[rng.random(shape) < 0.05] = 0
     columns = rng.random(shape[1]) < 0.5
-    for mask in (None, columns):
+    for mask, transposed in ((None, False), (columns, False), (columns, True)):
         got = []
         for ex in (Executor("cuda"), Executor("cuda"), Executor("cpu")):
+            # a transposed view (dijkstra-per-thread's rows) as well as a block's rows
+            rows = ex.asarray(dist.T.copy()).T if transposed else ex.asarray(dist)
             found = ex.ops("row_statistics").statistics(
-                ex.asarray(dist), None if mask is None else ex.asarray(mask))
+                rows, None if mask is None else ex.asarray(mask))
             got.append([ex.to_host(x) for x in found])
         for a, b in zip(got[0], got[1]):
             np.testing.assert_array_equal(a, b)

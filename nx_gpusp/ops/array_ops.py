@@ -32,9 +32,11 @@ def _c(dtype):
 def _row_stride(mat):
     """Entries from one row of the matrix ``mat`` to the next (a block of a larger matrix
     has its rows that far apart); its entries within a row must be adjacent."""
-    if mat.strides[1] != mat.itemsize:
+    if mat.size == 0:  # nothing is read: any stride does
+        return max(mat.shape[1], 1)
+    if mat.shape[1] > 1 and mat.strides[1] != mat.itemsize:
         raise ValueError("gpusp: the matrix's entries within a row must be adjacent")
-    return mat.strides[0] // mat.itemsize
+    return mat.strides[0] // mat.itemsize if mat.shape[0] > 1 else mat.shape[1]
 
 
 def _uniform_bytes(value, dtype):

@@ -294,7 +294,9 @@ def contraction_hierarchy(graph, core_size=CORE_SIZE, seed=0, ex=None):
     down = _by_position(xp, pos, ka[~upward], kb[~upward], kw[~upward], n)
     core = order[int(level_ptr[rounds]):].astype(np.int32)
     matrix = _core_distances(ex, len(ids), a, b, w)
-    host = ex.to_host
+    def host(arr):  # some parts are host arrays already (the core's matrix, offsets)
+        return arr if isinstance(arr, np.ndarray) else ex.to_host(arr)
+
     return Hierarchy(host(order.astype(np.int32)), level_ptr.astype(np.int64),
                      tuple(map(host, up)), tuple(map(host, down)), host(core),
                      host(matrix), fingerprint=store.graph_fingerprint(graph),
