@@ -3,8 +3,7 @@
 // efficiency, average shortest-path length): not a paper's kernel, the reduction that
 // follows every batched all-pairs method, fused so that a batch's B x n rows are read
 // once instead of once per statistic and temporary.
-//   row_statistics   one block a row b of dist (B rows of n int64 entries, ld apart: a
-//                    batch may be a view of a wider block; int64's
+//   row_statistics   one block a row b of dist (B x n row-major, int64, int64's
 //                    maximum = unreached): reached[b] = entries != inf, sum[b] = their sum,
 //                    max[b] = the largest entry (inf where any is unreached), inverse[b]
 //                    = the sum of 1.0 / d over entries != inf and != 0 whose column is
@@ -34,7 +33,7 @@ __device__ __forceinline__ T rs_warp_max(T x) {
 }
 
 extern "C" __global__ void __launch_bounds__(RS_THREADS)
-row_statistics(const long long* __restrict__ dist, long long n, long long ld,
+row_statistics(const long long* __restrict__ dist, long long n,
                const unsigned char* __restrict__ columns, long long* reached,
                long long* sums, long long* maxima, double* inverse) {
     typedef long long T;
@@ -42,7 +41,7 @@ row_statistics(const long long* __restrict__ dist, long long n, long long ld,
     __shared__ long long s_count[RS_THREADS / 32], s_sum[RS_THREADS / 32];
     __shared__ T s_max[RS_THREADS / 32];
     __shared__ double s_inv[RS_THREADS / 32];
-    const T* row = dist + (long long)blockIdx.x * ld;
+    const T* row = dist + (long long)blockIdx.x * n;
     long long count = 0, sum = 0;
     T best = (T)(-0x7fffffffffffffffLL - 1);  // int64's lowest
     double inv = 0.0;

@@ -1,8 +1,8 @@
 """Kernel table for kernels/row_statistics.cu (the per-source statistics of a block of
 int64 distance rows, fused: nx_gpusp.solvers.apsp.measures) and its NumPy twin.
 
-``statistics(dist, columns)``: dist is B x n int64 (``distance_inf`` = unreached; its
-rows may lie apart, as in a view of a wider block),
+``statistics(dist, columns)``: dist is B x n int64 (``distance_inf`` = unreached; a
+view is copied to contiguous rows first),
 ``columns`` a bool n-vector or None; returns device arrays (reached int64, sum int64,
 max int64, inverse_sum float64), one entry per row. The sums must fit int64 (the
 caller checks)."""
@@ -27,11 +27,11 @@ class CudaOps(CudaKernelTable):
         inverse = cp.empty(b, dtype=np.float64)
         if b:
             mask = columns.view(np.uint8) if columns is not None else None
-            if n > 1 and dist.strides[1] != dist.itemsize:  # not rows of a block
-                dist = cp.ascontiguousarray(dist)
-            ld = dist.strides[0] // dist.itemsize if b > 1 else n
+            # the kernel reads n-entry rows one after another: a view (dijkstra-per-
+            # thread's transposed batch, a slice of a wider block) is copied first
+            dist = cp.ascontiguousarray(dist)
             self.kernel("row_statistics")((b,), (BLOCK,), (
-                dist, np.int64(n), np.int64(ld), mask if mask is not None else np.uint64(0),
+                dist, np.int64(n), mask if mask is not None else np.uint64(0),
                 reached, sums, maxima, inverse))
         return reached, sums, maxima, inverse
 
