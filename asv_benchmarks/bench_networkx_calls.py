@@ -227,6 +227,13 @@ class FirstCall:
         return first_call_seconds(workload, self.device, self.source, repeat=3)[0]
     track_first_call.unit = "seconds"
 
+    def track_first_call_cold(self, workload):
+        """The same call with an empty CuPy kernel cache in each process (a new
+        machine): the shipped kernels load, CuPy compiles what it must."""
+        return first_call_seconds(workload, self.device, self.source, repeat=3,
+                                  cold=True)[0]
+    track_first_call_cold.unit = "seconds"
+
     def track_first_call_auto(self, workload):
         """The same call dispatched by NETWORKX_BACKEND_PRIORITY=gpusp (no backend=):
         CuPy's import and CUDA's start begin at NetworkX's import."""

@@ -482,6 +482,9 @@ CALL_TITLES = {
     "first-call": "single_source_dijkstra_path_length, first call in a fresh process "
                   "(NetworkX imported; the backend's import and the conversion "
                   "included, kernels in CuPy's cache)",
+    "first-call-cold": "the same first call with an empty CuPy kernel cache (a new "
+                       "machine: each process its own empty CUPY_CACHE_DIR; the "
+                       "package's prebuilt kernels load, CuPy compiles what it must)",
     "first-call-auto": "the same first call dispatched by NETWORKX_BACKEND_PRIORITY=gpusp "
                        "(no backend=; CuPy's import and CUDA's start begin at NetworkX's "
                        "import, beside the program's loading of its graph)",
@@ -497,7 +500,7 @@ FOLLOWUP_CALLS = {
     "first-paths-call": ("single_source_dijkstra_path", "out[label]"),
     "first-predecessors-call": ("dijkstra_predecessor_and_distance", "out[0][label]"),
 }
-FIRST_CALLS = ("first-call", "first-call-auto") + tuple(FOLLOWUP_CALLS)
+FIRST_CALLS = ("first-call", "first-call-cold", "first-call-auto") + tuple(FOLLOWUP_CALLS)
 CALL_IMPLS = ("gpusp", "networkx", "scipy")
 FIRST_CALL_WORKLOADS = ("NY-synthetic", "tiny")  # first-call rows (a fresh process each)
 ALL_PAIRS_CALL_WORKLOADS = ("gnutella04", "tiny-all-pairs")
@@ -708,7 +711,7 @@ def write_first_call_graph(graph, source, path):
 
 
 def first_call_seconds(workload, device, source, repeat=3, timeout=600, graph=None, *,
-                       auto=False, program=False):
+                       auto=False, program=False, cold=False):
     """Seconds of the first gpusp call in each of ``repeat`` fresh interpreters that
     have imported NetworkX and loaded the workload's NetworkX graph (from a pickle
     written here; not timed). Timed: the backend's import, the CUDA context,
@@ -717,12 +720,14 @@ def first_call_seconds(workload, device, source, repeat=3, timeout=600, graph=No
     start then begin at NetworkX's import). ``program``: the time from before
     NetworkX's import to the answer instead. ``graph``: the workload's CSRGraph if
     already built. Run one call in this process first so that the kernels are in
-    CuPy's on-disk cache, as on a user's second run. ``device`` 'cuda' (or 'cuda:0')
+    CuPy's on-disk cache, as on a user's second run; ``cold``: each process gets an
+    empty CuPy cache of its own instead, as on a machine that never ran gpusp. ``device`` 'cuda' (or 'cuda:0')
     runs the child with gpusp's default configuration (device 'auto', which finds that
     GPU), as a new user's program runs; another device is set as NX_GPUSP_DEVICE."""
     backend = "" if auto else ', backend="gpusp"'
     outs = _fresh_processes(workload, device, source, repeat, timeout, graph, auto,
-                            lambda path: FIRST_CALL_CHILD.format(path=path, backend=backend))
+                            lambda path: FIRST_CALL_CHILD.format(path=path, backend=backend),
+                            cold=cold)
     times = [float(out.split()[-1 if program else -2]) for out in outs]
     return statistics.median(times), times
 
@@ -741,10 +746,11 @@ def followup_call_seconds(workload, device, source, call, repeat=3, timeout=600,
     return statistics.median(first), list(first), list(second)
 
 
-def _fresh_processes(workload, device, source, repeat, timeout, graph, auto, child):
+def _fresh_processes(workload, device, source, repeat, timeout, graph, auto, child, *,
+                     cold=False):
     """The stdout of ``repeat`` fresh interpreters running ``child(path)``, the code of
     a program that loads the workload's NetworkX graph from the pickle at ``path``
-    (first_call_seconds: the environment, the device)."""
+    (first_call_seconds: the environment, the device, ``cold``)."""
     if graph is None:
         graph = next(c for c in WORKLOADS[workload] if c.problem == "sssp").build()
     env = {k: v for k, v in os.environ.items()
@@ -758,7 +764,9 @@ def _fresh_processes(workload, device, source, repeat, timeout, graph, auto, chi
         path = os.path.join(folder, "graph.pickle")
         write_first_call_graph(graph, source, path)
         code = child(path)
-        for _ in range(repeat):
+        for k in range(repeat):
+            if cold:  # an empty CuPy kernel cache for each process
+                env["CUPY_CACHE_DIR"] = os.path.join(folder, f"cupy-cache-{k}")
             out = subprocess.run([sys.executable, "-c", code],
                                  env=env, capture_output=True, text=True, timeout=timeout)
             if out.returncode:
@@ -792,9 +800,10 @@ def run_calls(workload, case, *, device, repeat=3, skip_networkx=False, log=prin
                 rows.append({"impl": impl, "note": note})
                 continue
             progress(f"{case.label}: {call}: {impl}")
-            if call in ("first-call", "first-call-auto"):
+            if call in ("first-call", "first-call-cold", "first-call-auto"):
                 med, times = first_call_seconds(workload, ex.name, source, repeat,
-                                                graph=graph, auto=call == "first-call-auto")
+                                                graph=graph, auto=call == "first-call-auto",
+                                                cold=call == "first-call-cold")
             elif call in FOLLOWUP_CALLS:
                 med, times, _ = followup_call_seconds(workload, ex.name, source, call,
                                                       repeat, graph=graph)

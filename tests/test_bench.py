@@ -3,6 +3,7 @@ distances of every method agree with SciPy's; the rules that keep peers and slow
 calls from stalling a benchmark run."""
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -421,3 +422,26 @@ def test_first_call_auto_dispatches_by_priority(monkeypatch, child_runs):
     for code, out in child_runs:
         assert "backend=" not in code
         assert "PRIORITY gpusp NX_GPUSP True []" in out, out
+
+
+def test_first_call_cold_gives_each_process_an_empty_cupy_cache(monkeypatch):
+    """The first-call-cold row runs each fresh process with a CuPy kernel cache of its
+    own that does not exist yet (a new machine), the warm row with the user's."""
+    from nx_gpusp import bench
+
+    caches = []
+    real_run = subprocess.run
+
+    def run(*args, **kwargs):
+        cache = kwargs["env"].get("CUPY_CACHE_DIR")
+        caches.append(cache if cache is None else (cache, os.path.exists(cache)))
+        return real_run(*args, **kwargs)
+
+    monkeypatch.setattr(bench.subprocess, "run", run)
+    monkeypatch.delenv("CUPY_CACHE_DIR", raising=False)
+    graph = bench.WORKLOADS["tiny"][0].build()
+    med, times = bench.first_call_seconds("tiny", "cpu", 0, repeat=2, graph=graph, cold=True)
+    assert len(times) == 2 and med > 0
+    assert len({c[0] for c in caches}) == 2 and not any(c[1] for c in caches)
+    bench.first_call_seconds("tiny", "cpu", 0, repeat=1, graph=graph)
+    assert caches[-1] is None
