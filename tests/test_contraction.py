@@ -6,6 +6,7 @@ processes."""
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import networkx as nx
@@ -159,7 +160,7 @@ def test_save_and_load_round_trip(tmp_path, no_loaded):
     path = tmp_path / "grid.hierarchy"  # written under exactly this name
     h.save(path)
     back = contraction.Hierarchy.load(path, graph)
-    for a, b in zip(h._arrays() + (h.level_ptr,), back._arrays() + (back.level_ptr,)):
+    for a, b in zip(h.arrays(), back.arrays()):
         assert a.dtype == b.dtype
         np.testing.assert_array_equal(a, b)
     assert (back.levels, back.core_size, back.fingerprint) == (h.levels, 32, h.fingerprint)
@@ -414,7 +415,7 @@ def test_gpu_build_equals_host_build(name, core_size):
     graph = ROAD_LIKE[name]()
     cuda, host = (contraction.contraction_hierarchy(graph, core_size, ex=get_executor(d))
                   for d in ("cuda", "cpu"))
-    for a, b in zip(cuda._arrays() + (cuda.level_ptr,), host._arrays() + (host.level_ptr,)):
+    for a, b in zip(cuda.arrays(), host.arrays()):
         assert a.dtype == b.dtype
         np.testing.assert_array_equal(a, b)
 
@@ -424,5 +425,36 @@ def test_gpu_build_of_a_real_road_network(real):
     graph = real("NY-synthetic", as_csr=True)
     cuda, host = (contraction.contraction_hierarchy(graph, ex=get_executor(d))
                   for d in ("cuda", "cpu"))
-    for a, b in zip(cuda._arrays() + (cuda.level_ptr,), host._arrays() + (host.level_ptr,)):
+    for a, b in zip(cuda.arrays(), host.arrays()):
         np.testing.assert_array_equal(a, b)
+
+
+def test_builder_on_the_host_is_the_host():
+    """Queries on the host build on the host (nothing to compile, nothing started)."""
+    from nx_gpusp.solvers.sssp import gpu_build
+
+    cpu = get_executor("cpu")
+    assert gpu_build.builder(cpu) is cpu
+
+
+@needs_gpu
+def test_gpu_build_once_its_routines_are_compiled(monkeypatch, tmp_path):
+    """With an empty CuPy cache the host builds and the GPU build's routines compile in
+    the background; once they have (the marker in CuPy's cache), the GPU builds, in
+    this process and in another sharing the cache."""
+    from nx_gpusp.solvers.sssp import gpu_build
+
+    monkeypatch.setenv("CUPY_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(gpu_build, "_READY", set())
+    monkeypatch.setattr(gpu_build, "_STARTED", set())
+    cuda = get_executor("cuda")
+    assert not gpu_build.gpu_build_ready(cuda)
+    assert not gpu_build.builder(cuda).is_cuda  # the host now, the warm-up started
+    warm = [t for t in threading.enumerate() if t.name == "nx_gpusp-contraction-warm-up"]
+    assert warm
+    for t in warm:
+        t.join(300)
+    assert gpu_build.builder(cuda) is cuda
+    assert list(tmp_path.glob("nx_gpusp-contraction-*.ready"))
+    monkeypatch.setattr(gpu_build, "_READY", set())  # another process: the marker
+    assert gpu_build.gpu_build_ready(cuda)

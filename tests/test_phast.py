@@ -138,37 +138,46 @@ def test_hierarchy_levels_are_independent_and_arcs_go_between_levels():
 @pytest.mark.gpu
 @pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
 def test_kernels_match_twin():
-    """Both sweeps' level pulls and the core step, CUDA against the NumPy twin, on a
-    random hierarchy (random in-arcs per position, some unreached tails)."""
+    """A whole query (the start at several sources, both sweeps' level pulls, the core
+    step) and a level pull on its own, CUDA against the NumPy twin, int32 and int64, on
+    a random hierarchy by position (random in-arcs per position, heads of several
+    segments, some unreached tails)."""
+    from nx_gpusp.ops.phast_batched import sweep
+
     rng = np.random.default_rng(3)
-    n, k = 5000, 300
-    order = rng.permutation(n).astype(np.int32)
-    degree = rng.integers(0, 40, n)
+    sizes = [9000, 5000, 3, 40, 1, 700, 6000, 2, 2, 300]  # the last level is the core
+    level_ptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    n, k = int(level_ptr[-1]), sizes[-1]
+    degree = rng.integers(0, 6, n)
+    degree[rng.random(n) < 0.01] = 60  # heads of several segments
     ptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(degree, out=ptr[1:])
-    levels = ((0, 7), (7, 2000), (2000, n), (n, n))
     tails = np.empty(int(ptr[-1]), dtype=np.int32)
-    for begin, end in levels:  # a level's tails lie in the other levels, as in a hierarchy
-        others = np.concatenate([order[:begin], order[end:]])
+    for lv in range(len(sizes)):  # a level's tails lie in the other levels
+        begin, end = level_ptr[lv], level_ptr[lv + 1]
+        others = np.concatenate([np.arange(begin), np.arange(end, n)]).astype(np.int32)
         lo, hi = ptr[begin], ptr[end]
         tails[lo:hi] = others[rng.integers(0, len(others), hi - lo)]
-    weights = rng.integers(0, 100, int(ptr[-1])).astype(np.int64)
-    dist = rng.integers(0, 10**6, n).astype(np.int64)
-    dist[rng.random(n) < 0.3] = distance_inf(np.int64)
-    core = rng.choice(n, k, replace=False).astype(np.int32)
-    matrix = rng.integers(0, 1000, (k, k)).astype(np.int64)
-    matrix[rng.random((k, k)) < 0.2] = distance_inf(np.int64)
-    results = []
-    for ex in (Executor("cuda"), Executor("cpu")):
-        ops = ex.ops("phast")
-        d = ex.asarray(dist.copy())
-        args = [ex.asarray(a) for a in (order, ptr, tails, weights)]
-        for begin, end in levels:
-            ops.pull_level(args[0], begin, end, args[1], args[2], args[3], d)
-        ops.core(ex.asarray(core), ex.asarray(matrix), d,
-                 ex.xp.empty(k, dtype=np.int64))
-        results.append(ex.to_host(d))
-    np.testing.assert_array_equal(*results)
+    weights = rng.integers(0, 100, int(ptr[-1]))
+    src = np.array([3, 5, 9100, 5, 0, 0], dtype=np.int32)  # 3 sources (one twice), spare room
+    for dtype in (np.int32, np.int64):
+        dist = rng.integers(0, 10**6, n).astype(dtype)
+        dist[rng.random(n) < 0.3] = distance_inf(dtype)
+        matrix = rng.integers(0, 1000, (k, k)).astype(dtype)
+        matrix[rng.random((k, k)) < 0.2] = distance_inf(dtype)
+        results = []
+        for ex in (Executor("cuda"), Executor("cpu")):
+            ops = ex.ops("phast")
+            arcs = sweep(ex, level_ptr, ptr, tails, weights.astype(dtype))
+            d = ex.asarray(dist.copy())
+            ops.pull_level(arcs, 6, d)  # on the random values
+            pulled = ex.to_host(d).copy()
+            ops.query(ex.asarray(src), arcs, arcs, ex.asarray(np.arange(n - k, n, dtype=np.int32)),
+                      ex.asarray(matrix), ex.xp.empty(k, dtype=dtype), d)
+            results.append((pulled, ex.to_host(d)))
+        for got, want in zip(*results):
+            np.testing.assert_array_equal(got, want)
+        assert results[1][1][5] == 0 and (results[1][1] != distance_inf(dtype)).sum() > 3
 
 
 def test_graph_that_does_not_contract_is_refused(monkeypatch):

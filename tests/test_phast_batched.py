@@ -93,7 +93,7 @@ def test_large_weights_sweep_in_int64(device):
     graph = from_networkx(G, "weight")
     from nx_gpusp.solvers.sssp.phast import _hierarchy
 
-    assert pb.sweep_dtype(_hierarchy(graph, 4)) == np.int64
+    assert _hierarchy(graph, 4).sweep_dtype() == np.int64
     got, batches = _rows(device, graph, np.arange(graph.n), core_size=4)
     assert all(b.dist.dtype == np.int64 for b in batches)
     for s in (0, 17, 63):  # exact: every distance is below 2**53
@@ -235,7 +235,8 @@ def test_cost_model(monkeypatch):
     graph = from_networkx(_road(12), "weight")
     assert not pb.build_pays_off(graph, 10**6)  # below AUTO_MIN_N
     monkeypatch.setattr(pb, "AUTO_MIN_N", 100)
-    breakeven = pb.BUILD_S_PER_ARC / (pb.SPMM_S_PER_SOURCE_ARC - pb.PHAST_S_PER_SOURCE_ARC)
+    build = pb.BUILD_S_PER_ARC[pb.builder(pb.build_executor()).is_cuda]  # where it builds
+    breakeven = build / (pb.SPMM_S_PER_SOURCE_ARC - pb.PHAST_S_PER_SOURCE_ARC)
     assert not pb.build_pays_off(graph, int(breakeven) - 1)
     assert not hierarchy_built(graph)
     assert pb.build_pays_off(graph, int(breakeven) + 1)
@@ -411,18 +412,20 @@ def test_recorded_and_launched_sweeps_match_the_twin():
 @pytest.mark.gpu
 @pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
 def test_single_source_recorded_sweeps():
-    """Single-source phast's sweeps, recorded per hierarchy as a CUDA graph: queries on
-    more hierarchies than are kept (recorded again after eviction), alternating, give
-    SciPy's distances."""
-    from nx_gpusp.ops.phast import RECORDED_QUERIES
-
+    """Single-source phast's sweeps, recorded once per hierarchy as a CUDA graph over a
+    working copy kept with it: queries alternating between several hierarchies, from
+    one source and from several, give SciPy's distances."""
     ex = get_executor("cuda")
     phast = get_method("sssp", "phast")
-    graphs = [from_networkx(_road(12 + i, seed=i), "weight")
-              for i in range(RECORDED_QUERIES + 2)]
+    graphs = [from_networkx(_road(12 + i, seed=i), "weight") for i in range(6)]
     for _ in range(2):
         for graph in graphs:
             for s in (0, graph.n // 2, graph.n - 1):
                 got = ex.to_host(phast.solver(ex, graph, np.array([s]), core_size=8).dist)
                 expected = dijkstra(scipy_matrix(graph), directed=graph.directed, indices=s)
                 np.testing.assert_array_equal(float_distances(got), expected)
+            several = np.array([1, graph.n // 3, 1, graph.n - 2])
+            got = ex.to_host(phast.solver(ex, graph, several, core_size=8).dist)
+            expected = dijkstra(scipy_matrix(graph), directed=graph.directed,
+                                indices=several).min(axis=0)
+            np.testing.assert_array_equal(float_distances(got), expected)

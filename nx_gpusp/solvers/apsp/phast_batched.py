@@ -16,7 +16,7 @@ stream, with no host round trip between them or between batches; by default
 costs the host one graph launch however many levels the hierarchy has. The batch's
 working block (and that graph) is kept with the hierarchy's device copy for later
 calls. Each batch ends with its rows, B x n int64 by vertex (a tiled transpose). The sweeps store int32 where every sum
-they form provably fits (``sweep_dtype``), halving the traffic.
+they form provably fits (``Hierarchy.sweep_dtype``), halving the traffic.
 
 Integer, non-negative weights only (as "phast"). Predecessors, where asked for, are the
 tight-arc trees of the original graph (solvers.sssp.tree), row by row. A ``cutoff`` is
@@ -26,11 +26,12 @@ applied by the caller (rows are masked beyond it).
 all-pairs generators, the all-pairs measures, nx_gpusp.distance_matrix) on graphs of
 integer non-negative weights that already hold the hierarchy, or where building it pays
 for itself at the number of sources asked for. The cost model (``build_pays_off``):
-building costs about BUILD_S_PER_ARC seconds per arc (host contraction; road networks
-of 0.8-3.9M arcs took 3.4-25 s); a source costs about SPMM_S_PER_SOURCE_ARC seconds per
-arc with batched-spmm (NY 1.16 ms, FLA 9.6 ms a source on an H200) and about
-PHAST_S_PER_SOURCE_ARC with this method, so the build pays once
-sources x (SPMM - PHAST) > BUILD, about 2,000 sources whatever the size. Only road-like
+building costs about BUILD_S_PER_ARC seconds per arc (on an H200, NY's 0.73M arcs
+0.67 s and FLA's 2.7M 0.81 s; on a host, road networks of 0.8-3.9M arcs took 3.4-25 s);
+a source costs about SPMM_S_PER_SOURCE_ARC seconds per arc with batched-spmm (NY
+1.16 ms, FLA 9.6 ms a source on an H200) and about PHAST_S_PER_SOURCE_ARC with this
+method, so the build pays once sources x (SPMM - PHAST) > BUILD, about 400 sources on a
+GPU (2,000 on the host) whatever the size. Only road-like
 graphs are tried (at least AUTO_MIN_N vertices, at most ROAD_ARCS_PER_VERTEX arcs a
 vertex); one that does not contract is remembered and left to batched-spmm.
 """
@@ -41,73 +42,24 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ...graph import INT32_MAX, distance_inf
 from ...methods import method, require_integer_weights
-from ...ops.phast_batched import sweep
 from ..sssp import phast as sssp_phast
+from ..sssp.contraction import build_executor
+from ..sssp.gpu_build import builder
 from ..sssp.tree import shortest_path_tree
 from . import SourceBatch, batch_size
 
-__all__ = ["phast_batched", "sweep_dtype", "build_pays_off", "shared_hierarchies",
+__all__ = ["phast_batched", "build_pays_off", "shared_hierarchies",
            "MAX_BATCH"]
 
 MAX_BATCH = 256  # sources a batch by default (a warp's lanes cover 256 columns)
-BUILD_S_PER_ARC = 5e-6  # host contraction, seconds per arc of the graph
+BUILD_S_PER_ARC = {False: 5e-6, True: 1e-6}  # contraction, seconds per arc of the graph:
+# on the host (False), on a GPU (True)
 SPMM_S_PER_SOURCE_ARC = 2.5e-9  # batched-spmm on road networks, seconds per source and arc
 PHAST_S_PER_SOURCE_ARC = 2e-11  # this method's target (NY 0.01 ms a source)
 AUTO_MIN_N = 16384  # below this, a source of batched-spmm is cheap and the core dominates
 ROAD_ARCS_PER_VERTEX = 6  # above this many arcs a vertex the graph is not road-like
 _REFUSED = "_phast_batched_refused"  # graph.__dict__ key: the build refused this graph
-
-_DEVICE = "_batched_device"  # the hierarchy's attribute: {(executor, dtype): arrays}
-_SWEEP_DTYPE = "_sweep_dtype"  # the hierarchy's attribute: sweep_dtype's answer
-
-
-def sweep_dtype(h):
-    """int32 when every sum the sweeps form fits below int32's "unreached": a value is
-    at most one climb (levels + 1 upward arcs), one core distance and one descent
-    (levels + 1 downward arcs), each arc at most the hierarchy's heaviest; else int64.
-    Found once per hierarchy (a scan of the core matrix costs milliseconds a call)."""
-    found = vars(h).get(_SWEEP_DTYPE)
-    if found is None:
-        found = vars(h)[_SWEEP_DTYPE] = _sweep_dtype(h)
-    return found
-
-
-def _sweep_dtype(h):
-    heaviest = max([int(w.max()) for w in (h.up[2], h.down[2]) if len(w)] + [0])
-    finite = h.matrix[h.matrix != distance_inf(np.int64)]
-    core = int(finite.max()) if finite.size else 0
-    bound = (2 * h.levels + 2) * heaviest + core
-    return np.dtype(np.int32) if bound < INT32_MAX else np.dtype(np.int64)
-
-
-def _device_arrays(ex, h, dtype):
-    """The hierarchy by position, on ``ex``, in ``dtype``: pos (vertex -> position,
-    int32), up/down (ptr, tails as positions, weights), matrix; cached per hierarchy."""
-    per = vars(h).setdefault(_DEVICE, {})
-    key = (ex.name, np.dtype(dtype))
-    if key in per:
-        return per[key]
-    n = len(h.order)
-    pos = np.empty(n, dtype=np.int32)
-    pos[h.order] = np.arange(n, dtype=np.int32)
-
-    def arcs(ptr, tails, weights):
-        return ptr, pos[tails].astype(np.int32), weights.astype(dtype)
-
-    inf = distance_inf(np.int64)
-    matrix = np.where(h.matrix == inf, distance_inf(dtype), h.matrix).astype(dtype)
-    host = SimpleNamespace(pos=pos, up=arcs(*h.up), down=arcs(*h.down), matrix=matrix)
-    arc_bytes = sum(a.nbytes for a in host.up + host.down)
-    ex.require_bytes(pos.nbytes + matrix.nbytes + 2 * arc_bytes, "the batched PHAST hierarchy")
-    dev = ex.publish(SimpleNamespace(host_pos=pos, pos=ex.asarray(pos),
-                                     up=sweep(ex, h.level_ptr, *host.up),
-                                     down=sweep(ex, h.level_ptr, *host.down),
-                                     matrix=ex.asarray(matrix), workspaces={}))
-    per[key] = dev
-    return dev
-
 
 def _workspace(ex, dev, width, dtype, cuda_graph):
     """(ws, run): the working block of a batch (``ws.dist``, n x width, position-major),
@@ -154,11 +106,12 @@ def build_pays_off(graph, sources):
     contract (remembered on the graph)."""
     if sources is None or not road_like(graph):
         return False
+    ex = builder(build_executor())  # the GPU where its build is ready, else the host
     saved = sources * (SPMM_S_PER_SOURCE_ARC - PHAST_S_PER_SOURCE_ARC)
-    if saved <= BUILD_S_PER_ARC:
+    if saved <= BUILD_S_PER_ARC[ex.is_cuda]:
         return False
     try:
-        sssp_phast._hierarchy(graph, sssp_phast.CORE_SIZE)
+        sssp_phast._hierarchy(graph, sssp_phast.CORE_SIZE, ex=ex)
     except ValueError:  # does not contract: not a road network after all
         graph.__dict__[_REFUSED] = True
         return False
@@ -211,9 +164,9 @@ def phast_batched(ex, graph, sources, *, cutoff=None, want_pred=True,
     sources = np.asarray(sources, dtype=np.int64)
     if not len(sources):
         return
-    h = sssp_phast._hierarchy(graph, core_size)
-    dtype = sweep_dtype(h)
-    dev = _device_arrays(ex, h, dtype)
+    h = sssp_phast._hierarchy(graph, core_size, ex=ex)
+    dev = h.by_position(ex)
+    dtype = dev.dtype
     if batch is None:
         b = min(MAX_BATCH, batch_size(ex, graph, len(sources), _entry_bytes(dtype, want_pred),
                                       "batched PHAST state"))

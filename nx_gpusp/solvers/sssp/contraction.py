@@ -24,11 +24,15 @@ kernels/contraction.cu on a GPU, the same hierarchy on both:
   a graph whose core would pass MAX_CORE vertices (not road-like) is refused.
 """
 
+from types import SimpleNamespace
+
 import numpy as np
 
-from ...graph import distance_inf
+from ...graph import INT32_MAX, distance_inf
 from ...ops.floyd_warshall import fw_step
+from ...ops.phast_batched import sweep
 from . import hierarchy_store as store
+from .gpu_build import builder
 
 __all__ = ["Hierarchy", "contraction_hierarchy", "hierarchy_built", "CORE_SIZE",
            "MAX_CORE"]
@@ -48,7 +52,8 @@ class Hierarchy:
     core last; int32), ``level_ptr`` (level l's positions: level_ptr[l]:level_ptr[l+1];
     the core: level_ptr[-2]:n), the upward and downward in-arcs by position
     (``up``/``down``: ptr int64, tails int32, weights int64), ``core`` (int32) and its
-    distance matrix ``matrix`` (int64, inf = no path); device copies per executor.
+    distance matrix ``matrix`` (int64, inf = no path); :meth:`by_position` gives the
+    sweeps' device arrays.
     ``fingerprint``: the graph's it was built from (hierarchy_store.graph_fingerprint),
     ``core_size``: the core size asked for; :meth:`save` and :meth:`load` keep it in a
     file."""
@@ -62,14 +67,18 @@ class Hierarchy:
         self.core, self.matrix = core, matrix
         self.levels = len(level_ptr) - 2
         self.fingerprint, self.core_size = fingerprint, core_size
-        self._device = {}
+        self._device = {}  # by_position's arrays per executor
+        self._sweep_dtype = None
 
     def save(self, path):
         """Write the hierarchy to the file ``path`` (an ``np.savez`` archive, exactly that
         name) with its format version and its graph's fingerprint."""
-        arrays = (self.order, self.level_ptr, *self.up, *self.down, self.core, self.matrix)
-        store.write_archive(path, dict(zip(self._NAMES, arrays)), self.fingerprint,
+        store.write_archive(path, dict(zip(self._NAMES, self.arrays())), self.fingerprint,
                             self.core_size)
+
+    def arrays(self):
+        """The host arrays, in the order of ``_NAMES``."""
+        return (self.order, self.level_ptr, *self.up, *self.down, self.core, self.matrix)
 
     @classmethod
     def load(cls, path, graph=None):
@@ -84,15 +93,49 @@ class Hierarchy:
         return cls(a[0], a[1], tuple(a[2:5]), tuple(a[5:8]), a[8], a[9], fingerprint=fp,
                    core_size=core_size)
 
-    def on(self, ex):
-        dev = self._device.get(ex.name)
-        if dev is None:
-            ex.require_bytes(sum(a.nbytes for a in self._arrays()), "the PHAST hierarchy")
-            dev = self._device[ex.name] = ex.publish([ex.asarray(a) for a in self._arrays()])
-        return dev
+    def sweep_dtype(self):
+        """int32 when every sum the sweeps form fits below int32's "unreached": a value
+        is at most one climb (levels + 1 upward arcs), one core distance and one descent
+        (levels + 1 downward arcs), each arc at most the hierarchy's heaviest; else
+        int64. Found once per hierarchy (a scan of the core matrix costs milliseconds)."""
+        if self._sweep_dtype is None:
+            heaviest = max([int(w.max()) for w in (self.up[2], self.down[2]) if len(w)] + [0])
+            finite = self.matrix[self.matrix != distance_inf(np.int64)]
+            core = int(finite.max()) if finite.size else 0
+            bound = (2 * self.levels + 2) * heaviest + core
+            self._sweep_dtype = np.dtype(np.int32 if bound < INT32_MAX else np.int64)
+        return self._sweep_dtype
 
-    def _arrays(self):
-        return (self.order, *self.up, *self.down, self.core, self.matrix)
+    def by_position(self, ex):
+        """The hierarchy as the sweeps read it, on ``ex``, cached: vertices numbered by
+        position in the level order (``pos``: vertex -> position, int32, on the device
+        and ``host_pos``), each sweep's in-arcs cut into segments
+        (ops.phast_batched.sweep: tails as positions, weights in ``dtype``), the core's
+        positions ``core_pos`` (the last k) and its ``matrix``, in ``dtype`` =
+        :meth:`sweep_dtype`. ``workspaces`` holds the solvers' working blocks and
+        recorded sweeps for these arrays."""
+        dev = self._device.get(ex.name)
+        if dev is not None:
+            return dev
+        dtype, n = self.sweep_dtype(), len(self.order)
+        pos = np.empty(n, dtype=np.int32)
+        pos[self.order] = np.arange(n, dtype=np.int32)
+
+        def arcs(ptr, tails, weights):
+            return ptr, pos[tails].astype(np.int32), weights.astype(dtype)
+
+        inf = distance_inf(np.int64)
+        matrix = np.where(self.matrix == inf, distance_inf(dtype), self.matrix).astype(dtype)
+        up, down = arcs(*self.up), arcs(*self.down)
+        core_pos = np.arange(n - len(self.core), n, dtype=np.int32)
+        arc_bytes = sum(a.nbytes for a in up + down)
+        ex.require_bytes(pos.nbytes + matrix.nbytes + 2 * arc_bytes, "the PHAST hierarchy")
+        dev = ex.publish(SimpleNamespace(
+            dtype=dtype, host_pos=pos, pos=ex.asarray(pos),
+            up=sweep(ex, self.level_ptr, *up), down=sweep(ex, self.level_ptr, *down),
+            core_pos=ex.asarray(core_pos), matrix=ex.asarray(matrix), workspaces={}))
+        self._device[ex.name] = dev
+        return dev
 
 
 HUB = np.iinfo(np.int64).max  # the priority of a vertex left to the core
@@ -369,13 +412,13 @@ def _core_distances(ex, k, ia, ib, w):
     return matrix
 
 
-def _hierarchy(graph, core_size, build=True):
+def _hierarchy(graph, core_size, build=True, ex=None):
     """``graph``'s hierarchy of ``core_size``: the one it holds, else one loaded in this
     process for its content (nx_gpusp.phast.load_hierarchy), else the one in the
-    ``hierarchy_cache`` folder, else (``build``) built now on the host, and then kept in
-    that folder; None where none exists and ``build`` is False. (The same rounds run on
-    a CUDA executor, ``contraction_hierarchy(graph, ex=...)``, and give the same
-    hierarchy; that build is not yet the default: it is not yet measured.)"""
+    ``hierarchy_cache`` folder, else (``build``) built now for queries on the executor
+    ``ex`` (default: the configured device's; gpu_build.builder says whether the GPU or
+    the host builds) and then kept in that folder; None where none exists and
+    ``build`` is False."""
     held = graph.__dict__.setdefault("_phast_hierarchies", {})
     h = held.get(core_size)
     if h is None:
@@ -384,14 +427,21 @@ def _hierarchy(graph, core_size, build=True):
         if h is None and path is not None:
             h = store.read_cache(path, graph, Hierarchy.load)
         if h is None and build:
-            from ...executor import get_executor
-
-            h = contraction_hierarchy(graph, core_size, ex=get_executor("cpu"))
+            h = contraction_hierarchy(graph, core_size, ex=builder(ex or build_executor()))
             if path is not None:
                 store.write_cache(path, h)
         if h is not None:
             held[core_size] = h
     return h
+
+
+def build_executor():
+    """The executor a hierarchy is built with where the caller names none: the
+    configured device's (nx.config.backends.gpusp.device)."""
+    from ...config import get_config
+    from ...executor import get_executor
+
+    return get_executor(get_config().device)
 
 
 def hierarchy_built(graph):
