@@ -6,6 +6,8 @@
 //   fw_phase2: the tiles of row kb and column kb, grid (nt, 2) (y = 0 row, 1 column);
 //   (both relax a shared-memory tile through the k-block: relax_tile)
 //   fw_phase3: every remaining tile, grid (nt, nt).
+// fw_arc_counts: the initial arc counts h (1 where d holds an arc, 0 on the diagonal and
+// where no path), one thread an entry.
 // d: n x n row-major distances (T, DistTraits<T>::inf() = no path); p: n x n int32
 // predecessors (p[i][j] = last vertex before j on the i->j path, -1 none) or nullptr;
 // h: n x n int32 arc counts of the current paths (with p; else nullptr).
@@ -149,4 +151,10 @@ __global__ void fw_phase3(T* d, int* p, int* h, int n, int kb) {
                     shcol[k][tx], track);
     d[ij] = dij;
     if (track) { p[ij] = pij; h[ij] = hij; }
+}
+
+template <typename T>
+__global__ void fw_arc_counts(const T* __restrict__ d, long long n, int* h) {
+    const long long x = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (x < n * n) h[x] = (x / n != x % n && d[x] != DistTraits<T>::inf()) ? 1 : 0;
 }

@@ -10,7 +10,6 @@ import pytest
 from graphs import assert_valid_path, graph_cases, random_graph
 from nx_gpusp.executor import Executor, cuda_available
 from nx_gpusp.methods import methods_for
-from nx_gpusp.ops.floyd_warshall import arc_counts
 
 FW_METHODS = sorted(m.name for m in methods_for("floyd-warshall"))
 CASES = graph_cases(10, seed=5)
@@ -187,7 +186,7 @@ def test_bodra_kernels_match_twin(kernel, dtype):
     inf = np.inf if np.dtype(dtype).kind == "f" else np.iinfo(dtype).max
     gpu, cpu, d0 = _both(lambda: _random_distances(rng, 77, dtype, inf))
     p0 = np.where(d0 != inf, np.arange(77, dtype=np.int32)[:, None], -1).astype(np.int32)
-    h0 = arc_counts(np, d0)
+    h0 = Executor("cpu").ops("floyd_warshall").arc_counts(d0)
     results = []
     for ex in (gpu, cpu):
         d, p, h = (ex.asarray(a.copy()) for a in (d0, p0, h0))
@@ -268,3 +267,16 @@ def test_dpx_auto_lane_past_int32(device, scale, lane):
         {u: dict(row) for u, row in expected.items()}
     assert all(type(v) is int for row in got.values() for v in row.values()
                if v != float("inf"))
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+@pytest.mark.parametrize("dtype", [np.int64, np.float64])
+def test_arc_counts_match_twin(dtype):
+    rng = np.random.default_rng(5)
+    inf = np.inf if np.dtype(dtype).kind == "f" else np.iinfo(dtype).max
+    d = _random_distances(rng, 70, dtype, inf)
+    got = Executor("cuda").ops("floyd_warshall").arc_counts(Executor("cuda").asarray(d))
+    want = Executor("cpu").ops("floyd_warshall").arc_counts(d)
+    np.testing.assert_array_equal(Executor("cuda").to_host(got), want)
+    assert want.dtype == np.int32 and not np.diagonal(want).any()

@@ -5,14 +5,22 @@ import numpy as np
 from ..graph import distance_inf
 from .base import CudaKernelTable, NumpyTwin, scalar
 
-__all__ = ["CudaOps", "NumpyOps", "TILE", "fw_step", "arc_counts"]
+__all__ = ["CudaOps", "NumpyOps", "TILE", "fw_step"]
 
 TILE = 32
 
 
 class CudaOps(CudaKernelTable):
     source = "floyd_warshall.cu"
-    templates = ("fw_phase1", "fw_phase2", "fw_phase3")
+    templates = ("fw_phase1", "fw_phase2", "fw_phase3", "fw_arc_counts")
+
+    def arc_counts(self, d):
+        """Initial int32 arc counts h of the paths in the n x n ``d``: 1 per arc, 0 on
+        the diagonal and where there is no path."""
+        n = d.shape[0]
+        h = self.cp.empty((n, n), dtype=np.int32)
+        self.launch("fw_arc_counts", n * n, (d, scalar(n, np.int64), h), dtype=d.dtype)
+        return h
 
     def blocked_floyd_warshall(self, d, p=None, h=None):
         """In place on the n x n matrix ``d`` (and ``p`` when given; ``h``: the arc
@@ -21,7 +29,7 @@ class CudaOps(CudaKernelTable):
         nt = (n + TILE - 1) // TILE
         T = d.dtype
         if p is not None and h is None:
-            h = arc_counts(self.cp, d)
+            h = self.arc_counts(d)
         pp = p if p is not None else np.uintp(0)
         hh = h if p is not None else np.uintp(0)
         nn = scalar(n, np.int32)
@@ -31,13 +39,6 @@ class CudaOps(CudaKernelTable):
             self.kernel("fw_phase1", T)((1,), block, (d, pp, hh, nn, k))
             self.kernel("fw_phase2", T)((nt, 2), block, (d, pp, hh, nn, k))
             self.kernel("fw_phase3", T)((nt, nt), block, (d, pp, hh, nn, k))
-
-
-def arc_counts(xp, d):
-    """Initial int32 arc counts h of the paths in ``d``: 1 per arc, 0 on the diagonal."""
-    h = (d != distance_inf(d.dtype)).astype(np.int32)
-    xp.fill_diagonal(h, 0)
-    return h
 
 
 def fw_step(d, p, h, k, rows=slice(None), cols=slice(None)):
@@ -61,9 +62,14 @@ def fw_step(d, p, h, k, rows=slice(None), cols=slice(None)):
 
 
 class NumpyOps(NumpyTwin):
+    def arc_counts(self, d):
+        h = (d != distance_inf(d.dtype)).astype(np.int32)
+        np.fill_diagonal(h, 0)
+        return h
+
     def blocked_floyd_warshall(self, d, p=None, h=None):
         """Row-vectorised Floyd-Warshall with the kernels' rule."""
         if p is not None and h is None:
-            h = arc_counts(np, d)
+            h = self.arc_counts(d)
         for k in range(d.shape[0]):
             fw_step(d, p, h, k)

@@ -3,7 +3,6 @@ of a 2-D grid), per-edge with shared memory, per-vertex (one thread per row) and
 (blocked, three phases per k-block, no shared memory)."""
 
 from ...methods import method
-from ...ops.floyd_warshall import arc_counts
 from ...ops.floyd_warshall_bodra import TILE
 from .floyd_warshall import run_floyd_warshall
 
@@ -16,7 +15,7 @@ def _per_step(kernel, name, summary):
         launch = getattr(ex.ops("floyd_warshall_bodra"), kernel)
 
         def sweep(d, p):
-            h = None if p is None else arc_counts(ex.xp, d)
+            h = None if p is None else ex.ops("floyd_warshall").arc_counts(d)
             for k in range(graph.n):
                 launch(d, p, h, k)
 
@@ -47,7 +46,7 @@ def fw_tiled(ex, graph, *, keep_negative_diagonal, predecessors):
     ops = ex.ops("floyd_warshall_bodra")
 
     def sweep(d, p):
-        h = None if p is None else arc_counts(ex.xp, d)
+        h = None if p is None else ex.ops("floyd_warshall").arc_counts(d)
         for kb in range((graph.n + TILE - 1) // TILE):
             for phase in (1, 2, 3):
                 ops.fw_tiled_phase(phase, d, p, h, kb)

@@ -126,7 +126,7 @@ class BFSRun:
         self.status = xp.zeros(STATUS, dtype=np.uint64)
         self.chunks = None  # allocated by the first grid top-down level
         arrays.put(self.levels, self.sources.astype(np.int64), 0)
-        self.queues[0][: len(self.sources)] = ex.asarray(self.sources)
+        arrays.put(self.queues[0], np.arange(len(self.sources)), self.sources)  # no CuPy kernel
         self.cur = 0  # the queue that holds the frontier
         self.size = len(self.sources)
         self.level = 0
