@@ -18,9 +18,13 @@
 // (entry s * n + v), a batch of all-pairs rows.
 //  * brandes_row_order: a block per row sorts the row's reached vertices (distance not
 //    DistTraits<T>::inf()) by distance into order[s * n ...], reached[s] of them: a
-//    counting sort over the `span` integer distances lo .. lo + span - 1 (counts in
-//    shared memory, a block-wide exclusive scan, a scatter by shared atomicAdd: ties
-//    come in no fixed order, which changes no sum below). Integer distances only.
+//    counting sort into `capacity` buckets in shared memory (counts, a block-wide
+//    exclusive scan, a scatter by shared atomicAdd). Integer distances spanning at most
+//    `capacity` values get a bucket each; other rows (floats, wide integer ranges) are
+//    scaled into the buckets from the row's least and largest distance, and each bucket
+//    then sorted by insertion, by its owner thread; a bucket over
+//    BRANDES_BUCKET_SORT_MAX vertices sets *overflow instead (the host then sorts the
+//    batch otherwise). Ties come in no fixed order, which changes no sum below.
 //  * brandes_ordered_forward / _backward: a WARP per source walks the row in that
 //    order, 32 positions a step, lane i the vertex at position a + i (backward: b - i).
 //    The forward pass sums sigma over the tight in-arcs (dist[u] + w == dist[v], the
@@ -49,12 +53,13 @@
 // reached int64[count]; sigma, delta float64; npred int32; target uint8[n]; arc_sum
 // float64[m]. Launch: the level kernels and brandes_ordered_arcs grid-stride over their
 // entries; brandes_ordered_* a warp per source (grid-stride over warps); brandes_row_order
-// BRANDES_ORDER_THREADS threads a block, span * 4 bytes of dynamic shared memory.
+// a block of BRANDES_ORDER_THREADS per row, capacity * 4 bytes of dynamic shared memory.
 #include "common.cuh"
 
 #define BRANDES_FULL_MASK 0xffffffffu
 #define BRANDES_UNSEEN 0x7fffffff
 #define BRANDES_ORDER_THREADS 1024  // ops/brandes.py: ROW_ORDER_BLOCK
+#define BRANDES_BUCKET_SORT_MAX 128  // the most vertices a bucket sorted by insertion holds
 
 __device__ __forceinline__ double brandes_share(int mode, double sv, double sw, double dw,
                                                 bool target, int npred) {
@@ -124,30 +129,89 @@ __global__ void brandes_levels_backward(const long long* __restrict__ indptr,
     }
 }
 
+template <typename T> struct BrandesIntegral { static constexpr bool value = false; };
+template <> struct BrandesIntegral<long long> { static constexpr bool value = true; };
+template <> struct BrandesIntegral<int> { static constexpr bool value = true; };
+
+// The block's least and largest of (lo, hi) (every thread gets them).
+template <typename T>
+__device__ __forceinline__ void brandes_block_range(T& lo, T& hi, T* s_lo, T* s_hi) {
+#pragma unroll
+    for (int off = 16; off; off >>= 1) {
+        lo = min(lo, __shfl_down_sync(BRANDES_FULL_MASK, lo, off));
+        hi = max(hi, __shfl_down_sync(BRANDES_FULL_MASK, hi, off));
+    }
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (lane == 0) {
+        s_lo[warp] = lo;
+        s_hi[warp] = hi;
+    }
+    __syncthreads();
+    lo = s_lo[0];
+    hi = s_hi[0];
+    for (int i = 1; i < BRANDES_ORDER_THREADS / 32; ++i) {
+        lo = min(lo, s_lo[i]);
+        hi = max(hi, s_hi[i]);
+    }
+    __syncthreads();
+}
+
+// The bucket of distance x: x - lo where the row's distances span at most `buckets`
+// integers (exact), else (x - lo) scaled to [0, buckets) (non-decreasing in x).
+template <typename T>
+__device__ __forceinline__ int brandes_bucket(T x, T lo, bool exact, double scale,
+                                              int buckets) {
+    if (exact) return static_cast<int>(x - lo);
+    return min(static_cast<int>(static_cast<double>(x - lo) * scale), buckets - 1);
+}
+
 template <typename T>
 __global__ void __launch_bounds__(BRANDES_ORDER_THREADS)
-brandes_row_order(const T* __restrict__ dist, int n, int count, long long lo, int span,
-                  int* order, long long* reached) {
-    extern __shared__ unsigned int bucket[];  // span counts, then offsets
+brandes_row_order(const T* __restrict__ dist, int n, int count, int capacity, int* order,
+                  long long* reached, int* overflow) {
+    extern __shared__ unsigned int bucket[];  // counts, then offsets
     __shared__ unsigned int warp_sum[BRANDES_ORDER_THREADS / 32];
+    __shared__ T s_lo[BRANDES_ORDER_THREADS / 32], s_hi[BRANDES_ORDER_THREADS / 32];
+    __shared__ int crowded;
     const T inf = DistTraits<T>::inf();
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const int per = (span + BRANDES_ORDER_THREADS - 1) / BRANDES_ORDER_THREADS;
-    const int first = min(static_cast<int>(threadIdx.x) * per, span);
-    const int last = min(first + per, span);
     for (long long s = blockIdx.x; s < count; s += gridDim.x) {
         const T* d = dist + s * n;
         int* o = order + s * n;
-        for (int i = threadIdx.x; i < span; i += BRANDES_ORDER_THREADS) bucket[i] = 0;
+        T lo = inf, hi = T(0);
+        for (int v = threadIdx.x; v < n; v += BRANDES_ORDER_THREADS) {
+            const T x = d[v];
+            if (x != inf) {
+                lo = min(lo, x);
+                hi = max(hi, x);
+            }
+        }
+        if (threadIdx.x == 0) crowded = 0;
+        brandes_block_range(lo, hi, s_lo, s_hi);
+        if (lo == inf) {  // nothing reached (a row without its source)
+            if (threadIdx.x == 0) reached[s] = 0;
+            continue;
+        }
+        const bool exact = BrandesIntegral<T>::value && hi - lo < static_cast<T>(capacity);
+        const int buckets = exact ? static_cast<int>(hi - lo) + 1 : capacity;
+        const double scale = hi > lo ? (capacity - 1) / static_cast<double>(hi - lo) : 0.0;
+        const int per = (buckets + BRANDES_ORDER_THREADS - 1) / BRANDES_ORDER_THREADS;
+        const int first = min(static_cast<int>(threadIdx.x) * per, buckets);
+        const int last = min(first + per, buckets);
+        for (int i = threadIdx.x; i < buckets; i += BRANDES_ORDER_THREADS) bucket[i] = 0;
         __syncthreads();
         for (int v = threadIdx.x; v < n; v += BRANDES_ORDER_THREADS) {
             const T x = d[v];
-            if (x != inf) atomicAdd(&bucket[static_cast<int>(x - lo)], 1u);
+            if (x != inf) atomicAdd(&bucket[brandes_bucket(x, lo, exact, scale, buckets)], 1u);
         }
         __syncthreads();
         // exclusive scan: this thread's buckets [first, last), then the threads in order
-        unsigned int mine = 0;
-        for (int i = first; i < last; ++i) mine += bucket[i];
+        unsigned int mine = 0, widest = 0;
+        for (int i = first; i < last; ++i) {
+            mine += bucket[i];
+            widest = max(widest, bucket[i]);
+        }
+        if (!exact && widest > BRANDES_BUCKET_SORT_MAX) crowded = 1;
         unsigned int incl = mine;
 #pragma unroll
         for (int off = 1; off < 32; off <<= 1) {
@@ -173,11 +237,31 @@ brandes_row_order(const T* __restrict__ dist, int n, int count, long long lo, in
             bucket[i] = run;
             run += c;
         }
-        if (threadIdx.x == BRANDES_ORDER_THREADS - 1) reached[s] = run;  // last == span
+        if (threadIdx.x == BRANDES_ORDER_THREADS - 1) reached[s] = run;  // last == buckets
+        if (crowded) {  // a bucket too full to sort by insertion: the host sorts the batch
+            if (threadIdx.x == 0) *overflow = 1;
+            __syncthreads();
+            continue;
+        }
         __syncthreads();
         for (int v = threadIdx.x; v < n; v += BRANDES_ORDER_THREADS) {
             const T x = d[v];
-            if (x != inf) o[atomicAdd(&bucket[static_cast<int>(x - lo)], 1u)] = v;
+            if (x != inf)
+                o[atomicAdd(&bucket[brandes_bucket(x, lo, exact, scale, buckets)], 1u)] = v;
+        }
+        __syncthreads();
+        if (!exact) {  // bucket i now ends at bucket[i]: sort it by distance, by insertion
+            for (int i = first; i < last; ++i) {
+                const int start = i ? static_cast<int>(bucket[i - 1]) : 0;
+                const int end = static_cast<int>(bucket[i]);
+                for (int j = start + 1; j < end; ++j) {
+                    const int v = o[j];
+                    const T x = d[v];
+                    int k = j - 1;
+                    for (; k >= start && d[o[k]] > x; --k) o[k + 1] = o[k];
+                    o[k + 1] = v;
+                }
+            }
         }
         __syncthreads();
     }

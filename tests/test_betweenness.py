@@ -265,11 +265,23 @@ ORDERED_GRAPHS = {
     "grid-12": lambda seed: _grid(50, "12", seed),
     "grid-half": lambda seed: _grid(50, "half", seed),
     "grid-float": lambda seed: _grid(50, "float", seed),
-    # distances spanning more values than the counting sort keeps: the argsort fallback
+    # integer distances spanning more values than the buckets: scaled, then sorted
     "wide": lambda seed: CSRGraph.from_edge_arrays(
         800, *np.random.default_rng(seed).integers(0, 800, (2, 5000)),
         np.random.default_rng(seed + 9).integers(1, 10 ** 6, 5000)),
+    # one far vertex: the rest crowd into the first bucket, the argsort of the rows
+    "skewed": lambda seed: _far_vertex(seed, 10 ** 9),
+    "skewed-float": lambda seed: _far_vertex(seed, 1e9 + 0.5),
 }
+
+
+def _far_vertex(seed, far):
+    """A random digraph of 800 vertices and a vertex 801st that only ``far`` reaches."""
+    rng = np.random.default_rng(seed)
+    src, dst = rng.integers(0, 800, (2, 5000))
+    w = rng.integers(1, 6, 5000).astype(type(far))
+    return CSRGraph.from_edge_arrays(801, np.r_[src, 0, 800], np.r_[dst, 800, 1],
+                                     np.r_[w, far, 1].astype(type(far)))
 
 
 def _ordered_passes(ex, graph, sources, dist, mode, target):

@@ -16,7 +16,8 @@ dependencies agree to rounding).
 import numpy as np
 
 from ..graph import distance_inf
-from .base import SHARED_DEFAULT, CudaKernelTable, NumpyTwin, csr_rows, gather_arcs, scalar
+from .base import (MAX_BLOCKS, SHARED_DEFAULT, CudaKernelTable, NumpyTwin, csr_rows,
+                   gather_arcs, scalar)
 
 __all__ = ["CudaOps", "NumpyOps", "UNSEEN", "BRANDES", "SUBSET", "EDGE_SUBSET"]
 
@@ -24,14 +25,14 @@ UNSEEN = np.iinfo(np.int32).max
 BRANDES, SUBSET, EDGE_SUBSET = 0, 1, 2
 ORDERED_BLOCK = 128  # a warp per source: 4 sources a block
 ROW_ORDER_BLOCK = 1024  # brandes.cu: BRANDES_ORDER_THREADS
-ROW_ORDER_SPAN = (SHARED_DEFAULT - 1024) // 4  # distances a counting sort keeps in shared
+ROW_ORDER_SPAN = (SHARED_DEFAULT - 1024) // 4  # a counting sort's buckets, in shared memory
 
 
 class CudaOps(CudaKernelTable):
     source = "brandes.cu"
     plain = ("brandes_levels_forward", "brandes_levels_backward")
-    templates = ("brandes_ordered_forward", "brandes_ordered_backward", "brandes_ordered_arcs")
-    instances = ("brandes_row_order<long long>",)
+    templates = ("brandes_row_order", "brandes_ordered_forward", "brandes_ordered_backward",
+                 "brandes_ordered_arcs")
 
     _dummies = None
 
@@ -64,24 +65,21 @@ class CudaOps(CudaKernelTable):
 
     def row_order(self, count, n, dist, order, reached):
         """Each row's reached vertices by distance into ``order``, their count into
-        ``reached``: a counting sort a row (brandes_row_order) where the integer
-        distances span at most ROW_ORDER_SPAN values, else CuPy's argsort of the rows."""
-        cp = self.cp
-        if dist.dtype == np.int64:
-            lo, hi = self.ex.ops("array_ops").finite_range(dist)
-            span = max(hi - lo + 1, 1)
-            if span <= ROW_ORDER_SPAN:
-                name = "brandes_row_order<long long>"
-                fn = self.kernel_with_shared(name, None, span * 4)
-                grid = min(count, 65535 * 8)
-                fn((grid,), (ROW_ORDER_BLOCK,), (
-                    dist, scalar(n, np.int32), scalar(count, np.int32),
-                    scalar(lo, np.int64), scalar(span, np.int32), order, reached),
-                    shared_mem=span * 4)
-                return
-        rows = dist.reshape(count, n)
-        order[:] = cp.argsort(rows, axis=1).astype(np.int32).reshape(-1)
-        reached[:] = (rows != distance_inf(dist.dtype)).sum(axis=1)
+        ``reached``: a counting sort a row (brandes_row_order), or CuPy's argsort of the
+        rows where a row's distances crowd into too few buckets."""
+        if count == 0:
+            return
+        overflow = self.cp.zeros(1, dtype=np.int32)
+        shared = ROW_ORDER_SPAN * 4
+        self.kernel_with_shared("brandes_row_order", dist.dtype, shared)(
+            (min(count, MAX_BLOCKS),), (ROW_ORDER_BLOCK,), (
+                dist, scalar(n, np.int32), scalar(count, np.int32),
+                scalar(ROW_ORDER_SPAN, np.int32), order, reached, overflow),
+            shared_mem=shared)
+        if int(self.ex.to_host(overflow)[0]):
+            rows = dist.reshape(count, n)
+            order[:] = self.cp.argsort(rows, axis=1).astype(np.int32).reshape(-1)
+            reached[:] = (rows != distance_inf(dist.dtype)).sum(axis=1)
 
     def ordered_forward(self, rg, rweights, count, sources, dist, order, reached, sigma,
                         npred):

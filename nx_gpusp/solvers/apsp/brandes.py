@@ -8,14 +8,14 @@ level-synchronous BFS over a vertex-major n x width block (a warp: 32 sources of
 vertex), a launch per level forward (distances and sigma together) and backward.
 Weights: the batch's distances come from an all-pairs method (batched-spmm's min-plus
 rounds, phast-batched on integer weights, ...), each row is sorted by distance on the
-device (a counting sort a row where the integer distances span few values), and a warp
-per source walks its row in that order, forward then backward, up to 32 vertices a
-step: those none of whose tight arcs leads to a vertex of the same step or later
-(testing each arc for tightness with the comparison NetworkX's Dijkstra makes,
-dist[u] + w == dist[v]). That needs weights whose sums never tie by rounding into a
-cycle: every weight positive and none absorbed by a sum (w > path bound * 2**-53),
-:func:`declined_weights`. Per-arc sums are added per batch by a thread per arc over the
-batch's sources in order: the same bits every run.
+device (a counting sort a row, brandes_row_order), and a warp per source walks its row
+in that order, forward then backward, up to 32 vertices a step: those before the first
+with a tight arc to a vertex of the same step or later (each arc tested for tightness
+with the comparison NetworkX's Dijkstra makes, dist[u] + w == dist[v]). That needs
+weights whose sums never tie by rounding into a cycle: every weight positive and none
+absorbed by a sum (w > path bound * 2**-53), :func:`declined_weights`. Per-arc sums
+are added per batch by a thread per arc over the batch's sources in order: the same
+bits every run.
 
 Only per-vertex (and per-arc) sums cross to the host: :class:`Dependencies`.
 """
