@@ -14,23 +14,52 @@
 //  * brandes_levels_backward: each entry at `level` sums, over the out-arcs to heads at
 //    level + 1, the dependency share c of the head (see share()), into delta; with
 //    track_arcs the warp's shares of an arc are summed and added to arc_sum[arc].
-// Weights (brandes_ordered_*): one thread per source s of a batch, over its row of a
-// source-major count x n block (entry s * n + v), visiting the `reached[s]` vertices it
-// reaches in `order` (its row sorted by distance): the forward pass sums sigma over the
-// tight in-arcs (dist[u] + w == dist[v], the comparison NetworkX makes) of the reverse
-// CSR, the backward pass the shares over the tight out-arcs, in reverse order. Weights
-// are positive and no sum absorbs an arc (the caller checks), so a tight tail comes first.
+// Weights (brandes_row_order, brandes_ordered_*): a source-major count x n block
+// (entry s * n + v), a batch of all-pairs rows.
+//  * brandes_row_order: a block per row sorts the row's reached vertices (distance not
+//    DistTraits<T>::inf()) by distance into order[s * n ...], reached[s] of them: a
+//    counting sort into `capacity` buckets in shared memory (counts, a block-wide
+//    exclusive scan, a scatter by shared atomicAdd). Integer distances spanning at most
+//    `capacity` values get a bucket each; other rows (floats, wide integer ranges) are
+//    scaled into the buckets from the row's least and largest distance, and each bucket
+//    then sorted by insertion, by its owner thread; a bucket over
+//    BRANDES_BUCKET_SORT_MAX vertices sets *overflow instead (the host then sorts the
+//    batch otherwise). Ties come in no fixed order, which changes no sum below.
+//  * brandes_ordered_forward / _backward: a WARP per source walks the row in that
+//    order, 32 positions a step, lane i the vertex at position a + i (backward: b - i).
+//    The forward pass sums sigma over the tight in-arcs (dist[u] + w == dist[v], the
+//    comparison NetworkX's Dijkstra makes) of the reverse CSR; the backward pass the
+//    shares over the tight out-arcs, in reverse order. A step keeps the lanes before the
+//    first one that has a tight arc to a vertex not known final, that is (forward) a
+//    tight tail u with dist[u] >= the distance of position a, (backward) a tight head w
+//    with dist[w] <= the distance of position b; the rest are read again the next step.
+//    The row is sorted, so every vertex nearer than position a sits before it (and every
+//    one farther than position b after it): a kept lane reads only values of earlier
+//    steps (__syncwarp between steps). Lane 0 is always kept: weights are positive and no
+//    sum absorbs an arc (the caller checks), so a tight tail is strictly nearer. The test
+//    is the tightness comparison itself, so float distances need no window bound. Each
+//    vertex's sum runs over its own arcs in CSR order, so sigma and delta do not depend
+//    on the steps taken (nor on the order of ties): the same as one thread per source.
+//    Sums of shares add with __dadd_rn (never fused into a multiply-add), as the twin.
+//  * brandes_ordered_arcs: after the backward pass, a thread per arc sums its shares
+//    over the batch's sources in row order and adds the sum to arc_sum (no atomics: the
+//    same bits run after run).
 // Shares (mode): 0 Brandes: sigma[v] * ((1 + delta[w]) / sigma[w]); 1 subset:
 // sigma[v] * ((delta[w] + 1) / sigma[w]) for a target w, else sigma[v] * (delta[w] /
 // sigma[w]); 2 edge subset: (sigma[v] / sigma[w]) * (1 + delta[w]) for a target w, else
 // delta[w] / npred[w] (NetworkX's betweenness_subset formulas, operation for operation).
 // Arguments: CSR indptr[n+1] int64, indices[m] int32, weights[m] T; dist int32 levels
-// (INT32_MAX unreached) or T distances (DistTraits<T>::inf() unreached); sigma, delta
-// float64; npred int32; target uint8[n]; arc_sum float64[m].
+// (INT32_MAX unreached) or T distances (DistTraits<T>::inf() unreached); order int32;
+// reached int64[count]; sigma, delta float64; npred int32; target uint8[n]; arc_sum
+// float64[m]. Launch: the level kernels and brandes_ordered_arcs grid-stride over their
+// entries; brandes_ordered_* a warp per source (grid-stride over warps); brandes_row_order
+// a block of BRANDES_ORDER_THREADS per row, capacity * 4 bytes of dynamic shared memory.
 #include "common.cuh"
 
 #define BRANDES_FULL_MASK 0xffffffffu
 #define BRANDES_UNSEEN 0x7fffffff
+#define BRANDES_ORDER_THREADS 1024  // ops/brandes.py: ROW_ORDER_BLOCK
+#define BRANDES_BUCKET_SORT_MAX 128  // the most vertices a bucket sorted by insertion holds
 
 __device__ __forceinline__ double brandes_share(int mode, double sv, double sw, double dw,
                                                 bool target, int npred) {
@@ -100,6 +129,144 @@ __global__ void brandes_levels_backward(const long long* __restrict__ indptr,
     }
 }
 
+template <typename T> struct BrandesIntegral { static constexpr bool value = false; };
+template <> struct BrandesIntegral<long long> { static constexpr bool value = true; };
+template <> struct BrandesIntegral<int> { static constexpr bool value = true; };
+
+// The block's least and largest of (lo, hi) (every thread gets them).
+template <typename T>
+__device__ __forceinline__ void brandes_block_range(T& lo, T& hi, T* s_lo, T* s_hi) {
+#pragma unroll
+    for (int off = 16; off; off >>= 1) {
+        lo = min(lo, __shfl_down_sync(BRANDES_FULL_MASK, lo, off));
+        hi = max(hi, __shfl_down_sync(BRANDES_FULL_MASK, hi, off));
+    }
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (lane == 0) {
+        s_lo[warp] = lo;
+        s_hi[warp] = hi;
+    }
+    __syncthreads();
+    lo = s_lo[0];
+    hi = s_hi[0];
+    for (int i = 1; i < BRANDES_ORDER_THREADS / 32; ++i) {
+        lo = min(lo, s_lo[i]);
+        hi = max(hi, s_hi[i]);
+    }
+    __syncthreads();
+}
+
+// The bucket of distance x: x - lo where the row's distances span at most `buckets`
+// integers (exact), else (x - lo) scaled to [0, buckets) (non-decreasing in x).
+template <typename T>
+__device__ __forceinline__ int brandes_bucket(T x, T lo, bool exact, double scale,
+                                              int buckets) {
+    if (exact) return static_cast<int>(x - lo);
+    return min(static_cast<int>(static_cast<double>(x - lo) * scale), buckets - 1);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(BRANDES_ORDER_THREADS)
+brandes_row_order(const T* __restrict__ dist, int n, int count, int capacity, int* order,
+                  long long* reached, int* overflow) {
+    extern __shared__ unsigned int bucket[];  // counts, then offsets
+    __shared__ unsigned int warp_sum[BRANDES_ORDER_THREADS / 32];
+    __shared__ T s_lo[BRANDES_ORDER_THREADS / 32], s_hi[BRANDES_ORDER_THREADS / 32];
+    __shared__ int crowded;
+    const T inf = DistTraits<T>::inf();
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    for (long long s = blockIdx.x; s < count; s += gridDim.x) {
+        const T* d = dist + s * n;
+        int* o = order + s * n;
+        T lo = inf, hi = T(0);
+        for (int v = threadIdx.x; v < n; v += BRANDES_ORDER_THREADS) {
+            const T x = d[v];
+            if (x != inf) {
+                lo = min(lo, x);
+                hi = max(hi, x);
+            }
+        }
+        if (threadIdx.x == 0) crowded = 0;
+        brandes_block_range(lo, hi, s_lo, s_hi);
+        if (lo == inf) {  // nothing reached (a row without its source)
+            if (threadIdx.x == 0) reached[s] = 0;
+            continue;
+        }
+        const bool exact = BrandesIntegral<T>::value && hi - lo < static_cast<T>(capacity);
+        const int buckets = exact ? static_cast<int>(hi - lo) + 1 : capacity;
+        const double scale = hi > lo ? (capacity - 1) / static_cast<double>(hi - lo) : 0.0;
+        const int per = (buckets + BRANDES_ORDER_THREADS - 1) / BRANDES_ORDER_THREADS;
+        const int first = min(static_cast<int>(threadIdx.x) * per, buckets);
+        const int last = min(first + per, buckets);
+        for (int i = threadIdx.x; i < buckets; i += BRANDES_ORDER_THREADS) bucket[i] = 0;
+        __syncthreads();
+        for (int v = threadIdx.x; v < n; v += BRANDES_ORDER_THREADS) {
+            const T x = d[v];
+            if (x != inf) atomicAdd(&bucket[brandes_bucket(x, lo, exact, scale, buckets)], 1u);
+        }
+        __syncthreads();
+        // exclusive scan: this thread's buckets [first, last), then the threads in order
+        unsigned int mine = 0, widest = 0;
+        for (int i = first; i < last; ++i) {
+            mine += bucket[i];
+            widest = max(widest, bucket[i]);
+        }
+        if (!exact && widest > BRANDES_BUCKET_SORT_MAX) crowded = 1;
+        unsigned int incl = mine;
+#pragma unroll
+        for (int off = 1; off < 32; off <<= 1) {
+            const unsigned int y = __shfl_up_sync(BRANDES_FULL_MASK, incl, off);
+            if (lane >= off) incl += y;
+        }
+        if (lane == 31) warp_sum[warp] = incl;
+        __syncthreads();
+        if (warp == 0) {
+            const unsigned int t = warp_sum[lane];  // BRANDES_ORDER_THREADS / 32 == 32
+            unsigned int u = t;
+#pragma unroll
+            for (int off = 1; off < 32; off <<= 1) {
+                const unsigned int y = __shfl_up_sync(BRANDES_FULL_MASK, u, off);
+                if (lane >= off) u += y;
+            }
+            warp_sum[lane] = u - t;
+        }
+        __syncthreads();
+        unsigned int run = warp_sum[warp] + incl - mine;
+        for (int i = first; i < last; ++i) {
+            const unsigned int c = bucket[i];
+            bucket[i] = run;
+            run += c;
+        }
+        if (threadIdx.x == BRANDES_ORDER_THREADS - 1) reached[s] = run;  // last == buckets
+        if (crowded) {  // a bucket too full to sort by insertion: the host sorts the batch
+            if (threadIdx.x == 0) *overflow = 1;
+            __syncthreads();
+            continue;
+        }
+        __syncthreads();
+        for (int v = threadIdx.x; v < n; v += BRANDES_ORDER_THREADS) {
+            const T x = d[v];
+            if (x != inf)
+                o[atomicAdd(&bucket[brandes_bucket(x, lo, exact, scale, buckets)], 1u)] = v;
+        }
+        __syncthreads();
+        if (!exact) {  // bucket i now ends at bucket[i]: sort it by distance, by insertion
+            for (int i = first; i < last; ++i) {
+                const int start = i ? static_cast<int>(bucket[i - 1]) : 0;
+                const int end = static_cast<int>(bucket[i]);
+                for (int j = start + 1; j < end; ++j) {
+                    const int v = o[j];
+                    const T x = d[v];
+                    int k = j - 1;
+                    for (; k >= start && d[o[k]] > x; --k) o[k + 1] = o[k];
+                    o[k + 1] = v;
+                }
+            }
+        }
+        __syncthreads();
+    }
+}
+
 template <typename T>
 __global__ void brandes_ordered_forward(const long long* __restrict__ rindptr,
                                         const int* __restrict__ rindices,
@@ -110,27 +277,43 @@ __global__ void brandes_ordered_forward(const long long* __restrict__ rindptr,
                                         const long long* __restrict__ reached, double* sigma,
                                         int* npred, int track_npred) {
     const T inf = DistTraits<T>::inf();
-    for (long long s = global_thread_id(); s < count; s += grid_stride()) {
-        const long long row = s * n;
-        for (long long p = 0; p < reached[s]; ++p) {
-            const int v = order[row + p];
-            const T dv = dist[row + v];
+    const int lane = threadIdx.x & 31;
+    const long long warps = grid_stride() >> 5;
+    for (long long s = global_thread_id() >> 5; s < count; s += warps) {  // warp-uniform
+        const long long row = s * n, r = reached[s], src = sources[s];
+        const T* d = dist + row;
+        double* sg = sigma + row;
+        for (long long a = 0; a < r;) {
+            const bool live = a + lane < r;
+            const int v = live ? order[row + a + lane] : 0;
+            const T dv = live ? d[v] : T(0);
+            const T da = __shfl_sync(BRANDES_FULL_MASK, dv, 0);
             double sv = 0.0;
             int k = 0;
-            if (v == sources[s]) {
+            bool blocked = false;
+            if (live && v == src) {
                 sv = 1.0;
-            } else {
+            } else if (live) {
                 for (long long e = rindptr[v]; e < rindptr[v + 1]; ++e) {
                     const int u = rindices[e];
-                    const T du = dist[row + u];
-                    if (du != inf && du + rweights[e] == dv) {
-                        sv += sigma[row + u];
-                        ++k;
+                    const T du = d[u];
+                    if (du == inf || du + rweights[e] != dv) continue;
+                    if (lane && du >= da) {  // u may be in this step or later
+                        blocked = true;
+                        break;
                     }
+                    sv += sg[u];
+                    ++k;
                 }
             }
-            sigma[row + v] = sv;
-            if (track_npred) npred[row + v] = k;
+            const unsigned int stop = __ballot_sync(BRANDES_FULL_MASK, blocked);
+            const long long take = min(static_cast<long long>(stop ? __ffs(stop) - 1 : 32), r - a);
+            if (lane < take) {
+                sg[v] = sv;
+                if (track_npred) npred[row + v] = k;
+            }
+            a += take;
+            __syncwarp();
         }
     }
 }
@@ -144,25 +327,72 @@ __global__ void brandes_ordered_backward(const long long* __restrict__ indptr,
                                          const long long* __restrict__ reached,
                                          const double* __restrict__ sigma, double* delta,
                                          int mode, const unsigned char* __restrict__ target,
-                                         const int* __restrict__ npred, double* arc_sum,
-                                         int track_arcs) {
-    for (long long s = global_thread_id(); s < count; s += grid_stride()) {
+                                         const int* __restrict__ npred) {
+    const int lane = threadIdx.x & 31;
+    const long long warps = grid_stride() >> 5;
+    for (long long s = global_thread_id() >> 5; s < count; s += warps) {  // warp-uniform
         const long long row = s * n;
-        for (long long p = reached[s] - 1; p >= 0; --p) {
-            const int v = order[row + p];
-            const T dv = dist[row + v];
-            const double sv = sigma[row + v];
+        const T* d = dist + row;
+        const double* sg = sigma + row;
+        double* dl = delta + row;
+        for (long long b = reached[s] - 1; b >= 0;) {
+            const bool live = b - lane >= 0;
+            const int v = live ? order[row + b - lane] : 0;
+            const T dv = live ? d[v] : T(0);
+            const T db = __shfl_sync(BRANDES_FULL_MASK, dv, 0);
             double acc = 0.0;
-            for (long long e = indptr[v]; e < indptr[v + 1]; ++e) {
-                const int w = indices[e];
-                if (dv + weights[e] != dist[row + w]) continue;
-                const double c = brandes_share(mode, sv, sigma[row + w], delta[row + w],
-                                               mode && target[w],
-                                               mode == 2 ? npred[row + w] : 1);
-                acc += c;
-                if (track_arcs) atomicAdd(&arc_sum[e], c);
+            bool blocked = false;
+            if (live) {
+                const double sv = sg[v];
+                for (long long e = indptr[v]; e < indptr[v + 1]; ++e) {
+                    const int w = indices[e];
+                    const T dw = d[w];
+                    if (dv + weights[e] != dw) continue;
+                    if (lane && dw <= db) {  // w may be in this step or later
+                        blocked = true;
+                        break;
+                    }
+                    acc = __dadd_rn(acc, brandes_share(mode, sv, sg[w], dl[w],
+                                                       mode && target[w],
+                                                       mode == 2 ? npred[row + w] : 1));
+                }
             }
-            delta[row + v] = acc;
+            const unsigned int stop = __ballot_sync(BRANDES_FULL_MASK, blocked);
+            const long long take = min(static_cast<long long>(stop ? __ffs(stop) - 1 : 32), b + 1);
+            if (lane < take) dl[v] = acc;
+            b -= take;
+            __syncwarp();
         }
+    }
+}
+
+template <typename T>
+__global__ void brandes_ordered_arcs(const long long* __restrict__ indptr,
+                                     const int* __restrict__ indices,
+                                     const T* __restrict__ weights, int n, long long m,
+                                     int count, const T* __restrict__ dist,
+                                     const double* __restrict__ sigma,
+                                     const double* __restrict__ delta, int mode,
+                                     const unsigned char* __restrict__ target,
+                                     const int* __restrict__ npred, double* arc_sum) {
+    const T inf = DistTraits<T>::inf();
+    for (long long e = global_thread_id(); e < m; e += grid_stride()) {
+        int lo = 0, hi = n;  // the tail: indptr[lo] <= e < indptr[hi]
+        while (hi - lo > 1) {
+            const int mid = lo + (hi - lo) / 2;
+            if (indptr[mid] <= e) lo = mid; else hi = mid;
+        }
+        const int v = lo, w = indices[e];
+        const T we = weights[e];
+        const bool to_target = mode && target[w];
+        double acc = 0.0;
+        for (long long row = 0; row < static_cast<long long>(count) * n; row += n) {
+            const T dv = dist[row + v];
+            if (dv == inf || dv + we != dist[row + w]) continue;
+            acc = __dadd_rn(acc, brandes_share(mode, sigma[row + v], sigma[row + w],
+                                               delta[row + w], to_target,
+                                               mode == 2 ? npred[row + w] : 1));
+        }
+        arc_sum[e] += acc;
     }
 }

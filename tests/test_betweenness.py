@@ -242,45 +242,149 @@ def test_levels_kernels_match_twin(executors, seed, mode, directed):
     np.testing.assert_allclose(a1, a2, rtol=1e-12, atol=1e-9)
 
 
+def _grid(side, weights, seed):
+    """An undirected side x side grid: weights "2" (all 2), "12" (1 or 2), "half" (0.5
+    or 1.0) or "float" (uniform): distance ties by the hundred, rows whose windows of
+    independent vertices run far past 32."""
+    rng = np.random.default_rng(seed)
+    ids = np.arange(side * side).reshape(side, side)
+    src = np.r_[ids[:, :-1].ravel(), ids[:-1, :].ravel()]
+    dst = np.r_[ids[:, 1:].ravel(), ids[1:, :].ravel()]
+    w = {"2": np.full(len(src), 2), "12": rng.integers(1, 3, len(src)),
+         "half": rng.choice([0.5, 1.0], len(src)),
+         "float": rng.uniform(0.5, 2.0, len(src))}[weights]
+    return CSRGraph.from_edge_arrays(side * side, src, dst, w, directed=False)
+
+
+ORDERED_GRAPHS = {
+    "random": lambda seed: _csr(seed, n=800, m=5000, weights=True),
+    "random-float": lambda seed: CSRGraph.from_edge_arrays(
+        800, *np.random.default_rng(seed).integers(0, 800, (2, 5000)),
+        np.random.default_rng(seed + 9).uniform(0.1, 5.0, 5000)),
+    "grid-2": lambda seed: _grid(50, "2", seed),
+    "grid-12": lambda seed: _grid(50, "12", seed),
+    "grid-half": lambda seed: _grid(50, "half", seed),
+    "grid-float": lambda seed: _grid(50, "float", seed),
+    # integer distances spanning more values than the buckets: scaled, then sorted
+    "wide": lambda seed: CSRGraph.from_edge_arrays(
+        800, *np.random.default_rng(seed).integers(0, 800, (2, 5000)),
+        np.random.default_rng(seed + 9).integers(1, 10 ** 6, 5000)),
+    # one far vertex: the rest crowd into the first bucket, the argsort of the rows
+    "skewed": lambda seed: _far_vertex(seed, 10 ** 9),
+    "skewed-float": lambda seed: _far_vertex(seed, 1e9 + 0.5),
+}
+
+
+def _far_vertex(seed, far):
+    """A random digraph of 800 vertices and a vertex 801st that only ``far`` reaches."""
+    rng = np.random.default_rng(seed)
+    src, dst = rng.integers(0, 800, (2, 5000))
+    w = rng.integers(1, 6, 5000).astype(type(far))
+    return CSRGraph.from_edge_arrays(801, np.r_[src, 0, 800], np.r_[dst, 800, 1],
+                                     np.r_[w, far, 1].astype(type(far)))
+
+
+def _ordered_passes(ex, graph, sources, dist, mode, target):
+    """row_order, the two walks and the arc sums of one batch on ``ex``: host arrays."""
+    ops, xp = ex.ops("brandes"), ex.xp
+    count, n = len(sources), graph.n
+    dd = ex.asarray(dist.reshape(-1))
+    order = xp.empty(count * n, dtype=np.int32)
+    reached = xp.empty(count, dtype=np.int64)
+    ops.row_order(count, n, dd, order, reached)
+    sigma, delta = xp.zeros(count * n), xp.zeros(count * n)
+    npred = xp.zeros(count * n, dtype=np.int32)
+    arcs = xp.zeros(graph.m)
+    dtype = dist.dtype
+    ops.ordered_forward(graph.reverse.on(ex), graph.reverse.weights_as(ex, dtype), count,
+                        ex.asarray(sources), dd, order, reached, sigma, npred)
+    ops.ordered_backward(graph.on(ex), graph.weights_as(ex, dtype), count, dd, order,
+                         reached, sigma, delta, mode, ex.asarray(target), npred)
+    ops.ordered_arcs(graph.on(ex), graph.weights_as(ex, dtype), count, dd, sigma, delta,
+                     mode, ex.asarray(target), npred, arcs)
+    return [ex.to_host(a) for a in (order, reached, sigma, npred, delta, arcs)]
+
+
 @needs_gpu
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", range(2))
 @pytest.mark.parametrize("mode", [BRANDES, SUBSET, EDGE_SUBSET])
-@pytest.mark.parametrize("dtype", [np.int64, np.float64])
-def test_ordered_kernels_match_twin(executors, seed, mode, dtype):
-    """The weighted passes (a thread per source over its distance order) on CUDA and on
-    the twin, from the same distances."""
+@pytest.mark.parametrize("kind", list(ORDERED_GRAPHS))
+def test_ordered_kernels_match_twin(executors, seed, mode, kind):
+    """The weighted passes (row order, a warp per source over it, the arc sums) on CUDA
+    and on the twin, from the same distances: each row's reached vertices in an order
+    of the same distances (ties may differ), the same path counts and npred exactly,
+    dependencies and arc sums to rounding."""
     from scipy.sparse import csgraph, csr_matrix
 
-    graph = _csr(seed, n=800, m=5000, weights=True)
+    graph = ORDERED_GRAPHS[kind](seed)
     rng = np.random.default_rng(seed)
     count = 37
     sources = rng.integers(0, graph.n, count)
+    sources[0] = 0  # a grid's corner: the longest rows of ties
     A = csr_matrix((graph.weights.astype(float), graph.indices, graph.indptr),
                    shape=(graph.n, graph.n))
     d = csgraph.dijkstra(A, indices=sources)
+    dtype = graph.distance_dtype()
     inf = distance_inf(dtype)
-    dist = np.where(np.isinf(d), inf, d).astype(dtype)
-    order = np.argsort(dist, axis=1, kind="stable").astype(np.int32)
-    reached = (dist != inf).sum(axis=1).astype(np.int64)
+    dist = np.where(np.isinf(d), 0, d).astype(dtype)
+    dist[np.isinf(d)] = inf
     target = (rng.random(graph.n) < 0.3).astype(np.uint8)
-    out = []
-    for ex in executors:
-        ops = ex.ops("brandes")
-        dd, oo, rr = (ex.asarray(a.reshape(-1) if a.ndim > 1 else a) for a in
-                      (dist, order, reached))
-        sigma, delta = ex.xp.zeros(count * graph.n), ex.xp.zeros(count * graph.n)
-        npred = ex.xp.zeros(count * graph.n, dtype=np.int32)
-        arcs = ex.xp.zeros(graph.m)
-        ops.ordered_forward(graph.reverse.on(ex), graph.reverse.weights_as(ex, dtype), count,
-                            ex.asarray(sources), dd, oo, rr, sigma, npred)
-        ops.ordered_backward(graph.on(ex), graph.weights_as(ex, dtype), count, dd, oo, rr,
-                             sigma, delta, mode, ex.asarray(target), npred, arcs)
-        out.append([ex.to_host(a) for a in (sigma, npred, delta, arcs)])
-    (s1, p1, e1, a1), (s2, p2, e2, a2) = out
+    (o1, r1, s1, p1, e1, a1), (o2, r2, s2, p2, e2, a2) = (
+        _ordered_passes(ex, graph, sources, dist, mode, target) for ex in executors)
+    np.testing.assert_array_equal(r1, r2)
+    for k in range(count):
+        row1, row2 = o1[k * graph.n:][:r1[k]], o2[k * graph.n:][:r2[k]]
+        np.testing.assert_array_equal(np.sort(row1), np.sort(row2))
+        np.testing.assert_array_equal(dist[k][row1], dist[k][row2])  # sorted, both
     np.testing.assert_array_equal(s1, s2)
     np.testing.assert_array_equal(p1, p2)
     np.testing.assert_allclose(e1, e2, rtol=1e-12)
     np.testing.assert_allclose(a1, a2, rtol=1e-12, atol=1e-9)
+    if kind.startswith("grid"):  # the corner's row: runs of equal distances past 32
+        assert np.bincount(np.unique(dist[0], return_inverse=True)[1]).max() > 32 or \
+            kind == "grid-float"
+
+
+@needs_gpu
+def test_ordered_arcs_repeat(executors):
+    """Edge betweenness sums of a batch, run after run on CUDA: the same bits."""
+    graph = _grid(40, "half", 3)
+    from scipy.sparse import csgraph, csr_matrix
+
+    A = csr_matrix((graph.weights, graph.indices, graph.indptr), shape=(graph.n, graph.n))
+    sources = np.arange(0, graph.n, 7)
+    dist = csgraph.dijkstra(A, indices=sources)
+    target = np.ones(graph.n, dtype=np.uint8)
+    runs = [_ordered_passes(executors[0], graph, sources, dist, BRANDES, target)
+            for _ in range(3)]
+    for run in runs[1:]:
+        for got, first in zip(run[2:], runs[0][2:]):
+            np.testing.assert_array_equal(got, first)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+@pytest.mark.parametrize("weights", ["2", "12", "half", "float"])
+def test_grid_ties_on_gpu(weights):
+    """Grids of many equal distances, on CUDA against NetworkX: vertex and edge
+    betweenness, and the subset variants."""
+    graph = _grid(20, weights, 5)
+    G = nx.Graph()
+    G.add_nodes_from(range(graph.n))
+    tails = np.repeat(np.arange(graph.n), np.diff(graph.indptr))
+    G.add_weighted_edges_from((int(u), int(v), w.item()) for u, v, w in
+                              zip(tails, graph.indices, graph.weights) if u < v)
+    cfg = nx.config.backends.gpusp
+    old, cfg.device = cfg.device, "cuda"
+    try:
+        both("betweenness_centrality", G, weight="weight")
+        both("betweenness_centrality", G, weight="weight", endpoints=True, normalized=False)
+        both("edge_betweenness_centrality", G, weight="weight")
+        both("betweenness_centrality_subset", G, list(G)[:30], list(G)[::3], weight="weight")
+        both("edge_betweenness_centrality_subset", G, list(G)[:30], list(G)[::3],
+             weight="weight")
+    finally:
+        cfg.device = old
 
 
 @pytest.mark.gpu

@@ -144,6 +144,38 @@ def test_all_pairs_methods_repeat(device, method, case):
     _repeat(device, G, call, check)
 
 
+BETWEENNESS_GRAPHS = [
+    ("int", random_graph(75, n=60, p=0.08, weights="int")),
+    ("float-undirected", random_graph(76, n=60, p=0.08, directed=False, weights="float",
+                                      disconnected=True)),
+]
+
+
+@pytest.mark.parametrize("case", BETWEENNESS_GRAPHS, ids=[c[0] for c in BETWEENNESS_GRAPHS])
+def test_weighted_betweenness_repeat(device, case):
+    """Weighted vertex and edge betweenness (a warp per source over each distance row,
+    the arcs' sums over the sources in order): the same floats each run."""
+    _, G = case
+    subset = list(G)[:10], list(G)[5:40]
+
+    def call(H):
+        return (nx.betweenness_centrality(H, weight="weight", backend="gpusp"),
+                nx.edge_betweenness_centrality(H, weight="weight", backend="gpusp"),
+                nx.edge_betweenness_centrality_subset(H, *subset, weight="weight",
+                                                      backend="gpusp"))
+
+    def check(H, got):
+        expected = (nx.betweenness_centrality(H, weight="weight"),
+                    nx.edge_betweenness_centrality(H, weight="weight"),
+                    nx.edge_betweenness_centrality_subset(H, *subset, weight="weight"))
+        for ours, theirs in zip(got, expected):
+            assert list(ours) == list(theirs)
+            assert all(ours[k] == pytest.approx(theirs[k], rel=1e-9, abs=1e-12)
+                       for k in theirs)
+
+    _repeat(device, G, call, check)
+
+
 FLOYD_WARSHALL = [m.name for m in methods_for("floyd-warshall")]
 
 

@@ -4,29 +4,35 @@ sources a batch) and its NumPy twin.
 Hop counts: flat vertex-major n x width arrays (entry v * width + s): ``dist`` int32
 levels (UNSEEN unreached), ``sigma`` / ``delta`` float64, ``npred`` int32 or None.
 Weights: flat source-major count x n arrays (entry s * n + v): ``dist`` of the distance
-type (distance_inf unreached), ``order`` int32 (each row's vertices by distance),
-``reached`` int64 per source. ``target`` uint8[n] or None, ``arc_sum`` float64[m] or
-None. ``mode``: BRANDES, SUBSET or EDGE_SUBSET (the share formulas of the .cu file).
-Float sums may differ from the kernels' in their order (atomics): path counts are
-exact below 2**53, dependencies agree to rounding.
+type (distance_inf unreached), ``order`` int32 (each row's reached vertices by
+distance, ties in any order: ``row_order``), ``reached`` int64 per source. ``target``
+uint8[n] or None, ``arc_sum`` float64[m] or None. ``mode``: BRANDES, SUBSET or
+EDGE_SUBSET (the share formulas of the .cu file). The weighted passes sum each vertex's
+arcs in CSR order and each arc's shares in source order, as the kernels do; the level
+kernels sum path counts and arc shares by atomics (path counts are exact below 2**53,
+dependencies agree to rounding).
 """
 
 import numpy as np
 
 from ..graph import distance_inf
-from .base import CudaKernelTable, NumpyTwin, gather_arcs, scalar
+from .base import (MAX_BLOCKS, SHARED_DEFAULT, CudaKernelTable, NumpyTwin, csr_rows,
+                   gather_arcs, scalar)
 
 __all__ = ["CudaOps", "NumpyOps", "UNSEEN", "BRANDES", "SUBSET", "EDGE_SUBSET"]
 
 UNSEEN = np.iinfo(np.int32).max
 BRANDES, SUBSET, EDGE_SUBSET = 0, 1, 2
-ORDERED_BLOCK = 64  # a thread per source: small blocks spread a batch over the SMs
+ORDERED_BLOCK = 128  # a warp per source: 4 sources a block
+ROW_ORDER_BLOCK = 1024  # brandes.cu: BRANDES_ORDER_THREADS
+ROW_ORDER_SPAN = (SHARED_DEFAULT - 1024) // 4  # a counting sort's buckets, in shared memory
 
 
 class CudaOps(CudaKernelTable):
     source = "brandes.cu"
     plain = ("brandes_levels_forward", "brandes_levels_backward")
-    templates = ("brandes_ordered_forward", "brandes_ordered_backward")
+    templates = ("brandes_row_order", "brandes_ordered_forward", "brandes_ordered_backward",
+                 "brandes_ordered_arcs")
 
     _dummies = None
 
@@ -57,23 +63,49 @@ class CudaOps(CudaKernelTable):
             scalar(level, np.int32), dist, sigma, delta, scalar(mode, np.int32), target,
             npred, arc_sum, track))
 
+    def row_order(self, count, n, dist, order, reached):
+        """Each row's reached vertices by distance into ``order``, their count into
+        ``reached``: a counting sort a row (brandes_row_order), or CuPy's argsort of the
+        rows where a row's distances crowd into too few buckets."""
+        if count == 0:
+            return
+        overflow = self.cp.zeros(1, dtype=np.int32)
+        shared = ROW_ORDER_SPAN * 4
+        self.kernel_with_shared("brandes_row_order", dist.dtype, shared)(
+            (min(count, MAX_BLOCKS),), (ROW_ORDER_BLOCK,), (
+                dist, scalar(n, np.int32), scalar(count, np.int32),
+                scalar(ROW_ORDER_SPAN, np.int32), order, reached, overflow),
+            shared_mem=shared)
+        if int(self.ex.to_host(overflow)[0]):
+            rows = dist.reshape(count, n)
+            order[:] = self.cp.argsort(rows, axis=1).astype(np.int32).reshape(-1)
+            reached[:] = (rows != distance_inf(dist.dtype)).sum(axis=1)
+
     def ordered_forward(self, rg, rweights, count, sources, dist, order, reached, sigma,
                         npred):
         npred, track = self._optional(npred, np.int32)
-        self.launch("brandes_ordered_forward", count, (
+        self.launch("brandes_ordered_forward", count * 32, (
             rg.indptr, rg.indices, rweights, scalar(rg.n, np.int32), scalar(count, np.int32),
             sources, dist, order, reached, sigma, npred, track), dtype=dist.dtype,
             block=ORDERED_BLOCK)
 
     def ordered_backward(self, g, weights, count, dist, order, reached, sigma, delta, mode,
-                         target, npred, arc_sum):
+                         target, npred):
         target, _ = self._optional(target, np.uint8)
         npred, _ = self._optional(npred, np.int32)
-        arc_sum, track = self._optional(arc_sum, np.float64)
-        self.launch("brandes_ordered_backward", count, (
+        self.launch("brandes_ordered_backward", count * 32, (
             g.indptr, g.indices, weights, scalar(g.n, np.int32), scalar(count, np.int32),
-            dist, order, reached, sigma, delta, scalar(mode, np.int32), target, npred,
-            arc_sum, track), dtype=dist.dtype, block=ORDERED_BLOCK)
+            dist, order, reached, sigma, delta, scalar(mode, np.int32), target, npred),
+            dtype=dist.dtype, block=ORDERED_BLOCK)
+
+    def ordered_arcs(self, g, weights, count, dist, sigma, delta, mode, target, npred,
+                     arc_sum):
+        target, _ = self._optional(target, np.uint8)
+        npred, _ = self._optional(npred, np.int32)
+        self.launch("brandes_ordered_arcs", g.m, (
+            g.indptr, g.indices, weights, scalar(g.n, np.int32), scalar(g.m, np.int64),
+            scalar(count, np.int32), dist, sigma, delta, scalar(mode, np.int32), target,
+            npred, arc_sum), dtype=dist.dtype)
 
 
 def _shares(mode, sv, sw, dw, target, npred):
@@ -118,6 +150,11 @@ class NumpyOps(NumpyTwin):
         if arc_sum is not None:
             np.add.at(arc_sum, arcs, c)
 
+    def row_order(self, count, n, dist, order, reached):
+        rows = dist.reshape(count, n)
+        order[:] = np.argsort(rows, axis=1, kind="stable").astype(np.int32).reshape(-1)
+        reached[:] = (rows != distance_inf(dist.dtype)).sum(axis=1)
+
     def ordered_forward(self, rg, rweights, count, sources, dist, order, reached, sigma,
                         npred):
         n = rg.n
@@ -141,7 +178,7 @@ class NumpyOps(NumpyTwin):
                 npred[rows * n + v] = k
 
     def ordered_backward(self, g, weights, count, dist, order, reached, sigma, delta, mode,
-                         target, npred, arc_sum):
+                         target, npred):
         n = g.n
         for p in range(int(reached.max(initial=0)) - 1, -1, -1):
             rows = np.flatnonzero(reached > p)
@@ -151,10 +188,23 @@ class NumpyOps(NumpyTwin):
             heads = g.indices[arcs].astype(np.int64)
             j = rows[owner] * n + heads
             tight = dist[at][owner] + weights[arcs] == dist[j]
-            owner, arcs, heads, j = owner[tight], arcs[tight], heads[tight], j[tight]
+            owner, heads, j = owner[tight], heads[tight], j[tight]
             c = _shares(mode, sigma[at][owner], sigma[j], delta[j],
                         None if target is None else target[heads].astype(bool),
                         None if npred is None else npred[j])
             delta[at] = np.bincount(owner, weights=c, minlength=len(rows))
-            if arc_sum is not None:
-                np.add.at(arc_sum, arcs, c)
+
+    def ordered_arcs(self, g, weights, count, dist, sigma, delta, mode, target, npred,
+                     arc_sum):
+        tails, heads = csr_rows(g.indptr), g.indices.astype(np.int64)
+        inf = distance_inf(dist.dtype)
+        acc = np.zeros(g.m)
+        for row in range(0, count * g.n, g.n):
+            dv = dist[row + tails]
+            seen = dv != inf
+            e = np.flatnonzero(seen & (np.where(seen, dv, 0) + weights == dist[row + heads]))
+            w = row + heads[e]
+            acc[e] += _shares(mode, sigma[row + tails[e]], sigma[w], delta[w],
+                              None if target is None else target[heads[e]].astype(bool),
+                              None if npred is None else npred[w])
+        arc_sum += acc

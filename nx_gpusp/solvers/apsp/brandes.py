@@ -8,11 +8,14 @@ level-synchronous BFS over a vertex-major n x width block (a warp: 32 sources of
 vertex), a launch per level forward (distances and sigma together) and backward.
 Weights: the batch's distances come from an all-pairs method (batched-spmm's min-plus
 rounds, phast-batched on integer weights, ...), each row is sorted by distance on the
-device, and one thread per source walks its row in that order, forward then backward,
-testing each arc for tightness with the comparison NetworkX's Dijkstra makes
-(dist[u] + w == dist[v]). That needs weights whose sums never tie by rounding into a
-cycle: every weight positive and none absorbed by a sum (w > path bound * 2**-53),
-:func:`declined_weights`.
+device (a counting sort a row, brandes_row_order), and a warp per source walks its row
+in that order, forward then backward, up to 32 vertices a step: those before the first
+with a tight arc to a vertex of the same step or later (each arc tested for tightness
+with the comparison NetworkX's Dijkstra makes, dist[u] + w == dist[v]). That needs
+weights whose sums never tie by rounding into a cycle: every weight positive and none
+absorbed by a sum (w > path bound * 2**-53), :func:`declined_weights`. Per-arc sums
+are added per batch by a thread per arc over the batch's sources in order: the same
+bits every run.
 
 Only per-vertex (and per-arc) sums cross to the host: :class:`Dependencies`.
 """
@@ -32,7 +35,7 @@ __all__ = ["Dependencies", "dependencies", "declined_weights", "hop_counts",
 
 WARP = 32
 LEVEL_BYTES = 4 + 8 + 8  # a (vertex, source) entry: level, sigma, delta (+4: npred)
-ORDERED_BYTES = 8 + 8 + 4 + 8 + 8  # distance, argsort's index, order, sigma, delta
+ORDERED_BYTES = 8 + 8 + 4 + 8 + 8  # distance, an argsort's index, order, sigma, delta
 FLOAT_DIGITS = 53
 
 
@@ -168,23 +171,27 @@ def _ordered(ex, graph, sources, state, out, method, options):
         count = len(batch.sources)
         dist = _as_distances(xp, batch.dist[:count, :n], dtype)
         del batch
-        order = xp.argsort(dist, axis=1).astype(np.int32)
-        finite = dist != inf
-        reached = finite.sum(axis=1).astype(np.int64)
-        dev_sources = ex.asarray(sources[done:done + count])
         flat = dist.reshape(-1)
+        order = xp.empty(count * n, dtype=np.int32)
+        reached = xp.empty(count, dtype=np.int64)
+        ops.row_order(count, n, flat, order, reached)
+        dev_sources = ex.asarray(sources[done:done + count])
         sigma = xp.zeros(count * n)
         npred = xp.zeros(count * n, dtype=np.int32) if state.track_npred else None
-        ops.ordered_forward(rg, rweights, count, dev_sources, flat, order.reshape(-1),
-                            reached, sigma, npred)
+        ops.ordered_forward(rg, rweights, count, dev_sources, flat, order, reached, sigma,
+                            npred)
         delta = xp.zeros(count * n)
-        ops.ordered_backward(g, weights, count, flat, order.reshape(-1), reached, sigma,
-                             delta, state.mode, state.target, npred, state.arcs)
-        del sigma, npred, order
+        ops.ordered_backward(g, weights, count, flat, order, reached, sigma, delta,
+                             state.mode, state.target, npred)
+        del order
+        if state.arcs is not None:
+            ops.ordered_arcs(g, weights, count, flat, sigma, delta, state.mode,
+                             state.target, npred, state.arcs)
+        del sigma, npred
         delta[xp.arange(count) * n + dev_sources] = 0.0
         state.vertex += delta.reshape(count, n).sum(axis=0)
         del delta
-        state.reached += finite.sum(axis=0)
+        state.reached += (dist != inf).sum(axis=0)
         out.source_reached[done:done + count] = ex.to_host(reached)
         done += count
     state.reached -= ex.asarray(np.bincount(sources, minlength=n))
