@@ -125,3 +125,79 @@ def test_a_family_built_for_fewer_architectures_compiles_below_them():
     m["families"][FILE]["cubin_archs"] = [80, 86, 89, 90, 100, 120]
     assert choose(m, (7, 5))[1] == "no binary for sm_75"
     assert choose(m, (8, 0))[1] is None
+
+
+class FakeCupy:
+    """The few CuPy calls the executor makes to pick a binary: a device of compute
+    ``capability`` under a driver of ``driver`` (cudaDriverGetVersion), a RawModule that
+    records the fatbin it loads or raises ``load_error``."""
+
+    def __init__(self, capability=(9, 0), driver=13000, load_error=None):
+        self.loaded = []
+        runtime = type("runtime", (), {})()
+        runtime.getDeviceProperties = lambda device: {"major": capability[0],
+                                                      "minor": capability[1]}
+        runtime.driverGetVersion = lambda: driver
+        self.cuda = type("cuda", (), {"runtime": runtime})()
+        self.load_error = load_error
+
+    def RawModule(self, path):  # noqa: N802 (CuPy's name)
+        if self.load_error:
+            raise self.load_error
+        self.loaded.append(path)
+        return type("raw", (), {"get_function": lambda self, name: name})()
+
+
+def load(monkeypatch, caplog, fake, shipped):
+    """The executor's choice for FILE with ``shipped`` as the manifest: (the module or
+    None, MODULE_ORIGIN's entry, the lines logged)."""
+    from nx_gpusp import executor
+
+    monkeypatch.setattr(prebuilt, "read_manifest", lambda folder=None: shipped)
+    monkeypatch.setattr(prebuilt, "_LOGGED", set())
+    exprs = next(m for m in prebuilt.kernel_modules() if m[1] == FILE)[2]
+    caplog.clear()
+    with caplog.at_level("INFO", logger="nx_gpusp"):
+        module = executor._prebuilt_module(fake, FILE, exprs, 0)
+    lines = [r.getMessage() for r in caplog.records if "NVRTC" in r.getMessage()]
+    return module, executor.MODULE_ORIGIN.pop((FILE, 0)), lines
+
+
+def test_a_fitting_binary_loads_and_logs_nothing(monkeypatch, caplog):
+    fake = FakeCupy((8, 6), driver=13000)
+    module, origin, lines = load(monkeypatch, caplog, fake, manifest())
+    assert origin == "prebuilt" and lines == []
+    assert fake.loaded == [str(prebuilt.BINARY_DIR / "frontier.fatbin")]
+    assert all(module.get_function(e) == s for e, s in module.symbols.items())
+
+
+@pytest.mark.parametrize("fake, shipped, why", [
+    (FakeCupy((9, 0), driver=12080), manifest(),
+     "the driver (CUDA 12.8) is older than the binaries' CUDA 13"),
+    (FakeCupy((11, 0)), manifest(), "no binary for sm_110"),
+    (FakeCupy((9, 0)), None, "this install has no prebuilt kernels"),
+])
+def test_no_fitting_binary_compiles_with_one_log_line_saying_why(monkeypatch, caplog, fake,
+                                                                  shipped, why):
+    module, origin, lines = load(monkeypatch, caplog, fake, shipped)
+    assert module is None and fake.loaded == []
+    assert origin == f"nvrtc: {why}"
+    assert lines == [f"nx_gpusp: compiling CUDA kernels with NVRTC (CuPy caches them): {why}"]
+
+
+def test_a_binary_the_driver_refuses_compiles_with_the_drivers_error(monkeypatch, caplog):
+    fake = FakeCupy((9, 0), load_error=RuntimeError("CUDA_ERROR_UNSUPPORTED_PTX_VERSION"))
+    module, origin, lines = load(monkeypatch, caplog, fake, manifest())
+    assert module is None and "CUDA_ERROR_UNSUPPORTED_PTX_VERSION" in origin
+    assert len(lines) == 1 and "loading frontier.fatbin failed" in lines[0]
+
+
+@pytest.mark.parametrize("driver, capability, served", [
+    (12020, (9, 0), True),    # a CUDA 12 toolkit's cubins: any 12.x driver (minor compat.)
+    (13000, (9, 0), True),    # and a CUDA 13 driver (a newer driver loads older cubins)
+    (12080, (13, 0), False),  # PTX (12.8's compute_120) JIT needs a driver >= 12.8...
+    (12090, (13, 0), True),   # ...which has it
+])
+def test_binaries_built_by_a_cuda12_toolkit(driver, capability, served):
+    m = manifest(cuda="12.9")
+    assert (choose(m, capability, driver=driver)[0] is not None) is served
