@@ -201,3 +201,46 @@ def test_a_binary_the_driver_refuses_compiles_with_the_drivers_error(monkeypatch
 def test_binaries_built_by_a_cuda12_toolkit(driver, capability, served):
     m = manifest(cuda="12.9")
     assert (choose(m, capability, driver=driver)[0] is not None) is served
+
+
+def cuobjdump_listings(archs, exprs_symbols, ptx=None, drop=None):
+    """cuobjdump's --list-elf, --list-ptx and -symbols of frontier.fatbin as it prints
+    them, with ``drop`` = (arch, symbol) left out of that cubin."""
+    elf = "".join(f"ELF file {i + 1:4d}: frontier.{i + 1}.sm_{a}.cubin\n"
+                  for i, a in enumerate(archs))
+    ptx_list = f"PTX file    1: frontier.1.sm_{archs[-1] if ptx is None else ptx}.ptx\n"
+    symbols = ""
+    for a in archs:
+        symbols += (f"\nFatbin elf code:\n================\narch = sm_{a}\ncode version = [1,8]\n"
+                    "host = linux\ncompile_size = 64bit\n\nsymbols:\n"
+                    "FUNC          WEAK    DEFAULT    -     $__internal_0_$__cuda_sm20_div_u64\n")
+        symbols += "".join(f"FUNC          GLOBAL  DEFAULT    ENTRY     {s}\n"
+                           for s in exprs_symbols.values() if (a, s) != drop)
+    return elf, ptx_list, symbols
+
+
+def test_cuobjdump_check_wants_every_instance_in_every_cubin():
+    from nx_gpusp import kernel_check
+
+    m = manifest()
+    exprs = list(m["families"][FILE]["symbols"])
+    symbols = m["families"][FILE]["symbols"]
+    archs = m["cubin_archs"]
+
+    def problems(**kw):
+        return kernel_check.family_problems(FILE, exprs, 75, m, *cuobjdump_listings(**kw))
+
+    assert problems(archs=archs, exprs_symbols=symbols) == []
+    found = problems(archs=archs[1:], exprs_symbols=symbols)
+    assert found[0] == f"{FILE}: cubins sm_{archs[1:]}, want sm_{archs}"
+    assert found[1:] == [f"{FILE}: {e} ({s}) missing from sm_[75]" for e, s in symbols.items()]
+    assert problems(archs=archs, exprs_symbols=symbols, ptx=90) == [
+        f"{FILE}: PTX sm_[90], want sm_[120]"]
+    lost = exprs[0]
+    assert problems(archs=archs, exprs_symbols=symbols, drop=(86, symbols[lost])) == [
+        f"{FILE}: {lost} ({symbols[lost]}) missing from sm_[86]"]
+    # a family whose oldest architecture is newer than the build's (cp.async: sm_80)
+    assert kernel_check.family_problems(FILE, exprs, 80, m, *cuobjdump_listings(
+        archs=archs[1:], exprs_symbols=symbols)) == []
+    m["families"][FILE]["source_sha256"] = "0" * 64
+    assert problems(archs=archs, exprs_symbols=symbols) == [f"{FILE}: built from another source"]
