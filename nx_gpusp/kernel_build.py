@@ -12,6 +12,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -109,6 +110,16 @@ def nvcc_version(nvcc="nvcc"):
     return re.search(r"release (\d+\.\d+)", out.stdout).group(1)
 
 
+def buildable_archs(archs, nvcc="nvcc"):
+    """The ``archs`` that ``nvcc`` can build cubins for (``--list-gpu-code``): a CUDA 12
+    toolkit before 12.8 has no sm_100 or sm_120, and its PTX is then that of the newest
+    it has."""
+    out = subprocess.run([nvcc, "--list-gpu-code"], capture_output=True, text=True,
+                         check=True).stdout
+    known = {int(a) for a in re.findall(r"\bsm_(\d+)\b", out)}
+    return tuple(a for a in archs if a in known)
+
+
 def build_family(source, name_expressions, options, out, work, archs, nvcc="nvcc"):
     family = Path(source).stem
     from .ops import kernel_tables
@@ -129,6 +140,14 @@ def build_family(source, name_expressions, options, out, work, archs, nvcc="nvcc
 
 
 def build(out=BINARY_DIR, archs=ARCHS, jobs=2, nvcc="nvcc", work=None):
+    buildable = buildable_archs(archs, nvcc)
+    if not buildable:
+        raise RuntimeError(f"kernel_build: {nvcc} builds none of sm_{list(archs)}")
+    if buildable != tuple(archs):
+        dropped = ", ".join(f"sm_{a}" for a in archs if a not in buildable)
+        print(f"kernel_build: nvcc {nvcc_version(nvcc)} has no {dropped}; cubins "
+              f"sm_{list(buildable)}, PTX compute_{buildable[-1]}", file=sys.stderr)
+    archs = buildable
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     work = Path(work or out / ".work")

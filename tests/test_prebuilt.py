@@ -2,7 +2,10 @@
 versions, no GPU), the name-expression -> symbol matching, and that shipped binaries
 were built from the sources in the package."""
 
+import importlib.util
+import os
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -244,3 +247,38 @@ def test_cuobjdump_check_wants_every_instance_in_every_cubin():
         archs=archs[1:], exprs_symbols=symbols)) == []
     m["families"][FILE]["source_sha256"] = "0" * 64
     assert problems(archs=archs, exprs_symbols=symbols) == [f"{FILE}: built from another source"]
+
+
+def fake_nvcc(tmp_path, release, codes):
+    """An executable answering ``--version`` and ``--list-gpu-code`` as nvcc of
+    ``release`` does (a CUDA 12 toolkit where only CUDA 13's is installed)."""
+    nvcc = tmp_path / "nvcc"
+    nvcc.write_text("#!/bin/sh\n"
+                    f'if [ "$1" = --version ]; then echo "Cuda compilation tools, release '
+                    f'{release}, V{release}.1"; else printf "%s\\n" {" ".join(codes)}; fi\n')
+    nvcc.chmod(0o755)
+    return str(nvcc)
+
+
+def test_a_toolkit_without_the_newest_architectures_builds_the_ones_it_has(tmp_path):
+    cuda124 = fake_nvcc(tmp_path, "12.4", ["sm_50", "sm_75", "sm_80", "sm_86", "sm_87",
+                                           "sm_89", "sm_90", "sm_90a"])
+    assert kernel_build.nvcc_version(cuda124) == "12.4"
+    assert kernel_build.buildable_archs(kernel_build.ARCHS, cuda124) == (75, 80, 86, 89, 90)
+    with pytest.raises(RuntimeError, match="builds none of"):
+        kernel_build.build(tmp_path / "out", (100, 120), nvcc=cuda124)
+
+
+@pytest.mark.skipif(not os.environ.get("NX_GPUSP_NVRTC_LIB"),
+                    reason="NX_GPUSP_NVRTC_LIB: a libnvrtc.so to compile with (e.g. CUDA 12's)")
+def test_a_family_compiles_with_the_nvrtc_named():
+    """The NVRTC fallback without a GPU: a CUDA 12 driver's install compiles with NVRTC
+    12 (tools/nvrtc_check.py compiles every family)."""
+    spec = importlib.util.spec_from_file_location(
+        "nvrtc_check", Path(__file__).resolve().parents[1] / "tools" / "nvrtc_check.py")
+    nvrtc_check = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(nvrtc_check)
+    family = next(m for m in prebuilt.kernel_modules() if m[1] == FILE)
+    seconds, size = nvrtc_check.compile_family(
+        nvrtc_check.Nvrtc(os.environ["NX_GPUSP_NVRTC_LIB"]), FILE, family[2], family[3], 75)
+    assert size > 0
