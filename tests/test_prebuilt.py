@@ -282,3 +282,12 @@ def test_a_family_compiles_with_the_nvrtc_named():
     seconds, size = nvrtc_check.compile_family(
         nvrtc_check.Nvrtc(os.environ["NX_GPUSP_NVRTC_LIB"]), FILE, family[2], family[3], 75)
     assert size > 0
+
+
+def test_nvcc_compiles_as_cupys_nvrtc_does():
+    """CuPy adds -ftz=true to every NVRTC compile; the prebuilt code flushes as it does."""
+    cmd = kernel_build.nvcc_command("nvcc", nvrtc_options(), [75, 90, 120], "t.cu", "f.fatbin")
+    assert "--ftz=true" in cmd and cmd[2:2 + len(nvrtc_options())] == list(nvrtc_options())
+    assert [c for c in cmd if c.startswith("-gencode")] == [
+        "-gencode=arch=compute_75,code=sm_75", "-gencode=arch=compute_90,code=sm_90",
+        "-gencode=arch=compute_120,code=[sm_120,compute_120]"]

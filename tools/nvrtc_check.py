@@ -2,7 +2,7 @@
 an install whose driver loads none of the prebuilt binaries (a CUDA 12 driver under
 CuPy for CUDA 12 compiles with NVRTC 12). Each family's source with its includes inlined,
 the runtime's options and every name expression of its table, to a cubin of each
-architecture, as CuPy's RawModule does.
+architecture, with the options CuPy's RawModule adds (CUPY_OPTIONS).
 
 Usage: PYTHONPATH=. python tools/nvrtc_check.py --lib PATH/libnvrtc.so.12 [--archs 75,90]
 [--jobs 2] [--family near_far ...]  (pip's nvidia-cuda-nvrtc-cu12 wheel holds one under
@@ -13,6 +13,10 @@ import ctypes
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+
+
+# what CuPy (13, 14) adds to a RawModule's options for NVRTC 12 or newer
+CUPY_OPTIONS = ("-ftz=true", "--device-as-default-execution-space")
 
 
 class Nvrtc:
@@ -70,7 +74,7 @@ def compile_family(nvrtc, source, name_expressions, options, arch):
 
     start = time.perf_counter()
     size, lowered = nvrtc.compile(kernel_source(source), source, name_expressions,
-                                  [*options, f"--gpu-architecture=sm_{arch}"])
+                                  [*options, *CUPY_OPTIONS, f"--gpu-architecture=sm_{arch}"])
     missing = [e for e in name_expressions if not lowered.get(e)]
     if missing:
         raise RuntimeError(f"{source}: no lowered name for {missing}")
