@@ -9,6 +9,7 @@
   never compile them (NVRTC compiles at first use, cached by CuPy).
 """
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "build_backend"))
-from nx_gpusp_build import build_kernels  # noqa: E402
+from nx_gpusp_build import build_kernels, wheel_tag  # noqa: E402
 
 try:
     from setuptools.command.bdist_wheel import bdist_wheel
@@ -27,6 +28,8 @@ except ImportError:  # setuptools < 70.1
 class BuildPyWithKernels(build_py):
     def run(self):
         super().run()
+        out = Path(self.build_lib) / "nx_gpusp" / "kernel_binaries"
+        shutil.rmtree(out, ignore_errors=True)  # never a former build's binaries
         if self.editable_mode or not build_kernels():
             return
         sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -34,23 +37,16 @@ class BuildPyWithKernels(build_py):
 
         archs = os.environ.get("NX_GPUSP_KERNEL_ARCHS")
         archs = tuple(int(a) for a in archs.split(",")) if archs else kernel_build.ARCHS
-        out = Path(self.build_lib) / "nx_gpusp" / "kernel_binaries"
         kernel_build.build(out, archs, jobs=os.cpu_count() or 2)
 
 
 class PlatformWheel(bdist_wheel):
-    """Kernels or the C reader make a platform wheel; kernels alone need no CPython ABI."""
+    """The wheel's tag by what was built (nx_gpusp_build.wheel_tag)."""
 
     def get_tag(self):
-        python, abi, plat = super().get_tag()
-        if python.startswith("cp") and not _built_extension(self):
-            return "py3", "none", plat
-        return python, abi, plat
-
-
-def _built_extension(cmd):
-    build = cmd.get_finalized_command("build")
-    return any(Path(build.build_lib).glob("nx_gpusp/_adjacency*.so"))
+        lib = Path(self.get_finalized_command("build").build_lib) / "nx_gpusp"
+        return wheel_tag(super().get_tag(), extension=any(lib.glob("_adjacency*.so")),
+                         kernels=any(lib.glob("kernel_binaries/*.fatbin")))
 
 
 setup(ext_modules=[Extension("nx_gpusp._adjacency", ["nx_gpusp/_adjacency.c"], optional=True)],

@@ -15,6 +15,16 @@ def build_kernels():
     return flag == "1" or (flag != "0" and shutil.which("nvcc") is not None)
 
 
+def wheel_tag(tag, extension, kernels):
+    """The wheel's tag from bdist_wheel's (python, abi, platform): the C reader makes a
+    CPython wheel of the platform, kernels without it a py3 wheel of the platform, neither
+    a pure one (py3-none-any)."""
+    python, abi, plat = tag
+    if extension:
+        return python, abi, plat
+    return ("py3", "none", plat) if kernels else ("py3", "none", "any")
+
+
 def get_requires_for_build_wheel(config_settings=None):
     extra = ["numpy>=1.26"] if build_kernels() else []
     return _setuptools.get_requires_for_build_wheel(config_settings) + extra

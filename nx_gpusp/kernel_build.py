@@ -12,6 +12,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -19,6 +20,9 @@ from .kernel_sources import kernel_dir
 from .prebuilt import BINARY_DIR, MANIFEST, kernel_modules, source_hash
 
 ARCHS = (75, 80, 86, 89, 90, 100, 120)  # cubins; PTX for the newest
+# nvcc's flags beyond the NVRTC options: CuPy adds -ftz=true to every NVRTC compile, so
+# a family's code is the same whether it was prebuilt or compiled at run time
+NVCC_FLAGS = ("--ftz=true",)
 
 
 def translation_unit(source, name_expressions):
@@ -109,6 +113,24 @@ def nvcc_version(nvcc="nvcc"):
     return re.search(r"release (\d+\.\d+)", out.stdout).group(1)
 
 
+def buildable_archs(archs, nvcc="nvcc"):
+    """The ``archs`` that ``nvcc`` can build cubins for (``--list-gpu-code``): a CUDA 12
+    toolkit before 12.8 has no sm_100 or sm_120, and its PTX is then that of the newest
+    it has."""
+    out = subprocess.run([nvcc, "--list-gpu-code"], capture_output=True, text=True,
+                         check=True).stdout
+    known = {int(a) for a in re.findall(r"\bsm_(\d+)\b", out)}
+    return tuple(a for a in archs if a in known)
+
+
+def nvcc_command(nvcc, options, archs, tu, fatbin):
+    """nvcc's arguments for one family: a cubin of each of ``archs`` and the newest's PTX."""
+    gencode = [f"-gencode=arch=compute_{a},code=sm_{a}" for a in archs[:-1]]
+    gencode.append(f"-gencode=arch=compute_{archs[-1]},code=[sm_{archs[-1]},compute_{archs[-1]}]")
+    return [nvcc, "-fatbin", *options, *NVCC_FLAGS, f"-I{kernel_dir()}", *gencode, "-o",
+            str(fatbin), str(tu)]
+
+
 def build_family(source, name_expressions, options, out, work, archs, nvcc="nvcc"):
     family = Path(source).stem
     from .ops import kernel_tables
@@ -117,18 +139,23 @@ def build_family(source, name_expressions, options, out, work, archs, nvcc="nvcc
     tu = work / f"{family}_instances.cu"
     tu.write_text(translation_unit(source, name_expressions))
     fatbin = out / f"{family}.fatbin"
-    gencode = [f"-gencode=arch=compute_{a},code=sm_{a}" for a in archs[:-1]]
-    gencode.append(f"-gencode=arch=compute_{archs[-1]},code=[sm_{archs[-1]},compute_{archs[-1]}]")
-    subprocess.run([nvcc, "-fatbin", *options, f"-I{kernel_dir()}", *gencode, "-o",
-                    str(fatbin), str(tu)], check=True)
+    subprocess.run(nvcc_command(nvcc, options, archs, tu, fatbin), check=True)
     symbols = sorted(set(re.findall(rb"_Z[0-9A-Za-z_]+", fatbin.read_bytes())))
     names = [s.decode() for s in symbols]
     table = match_symbols(name_expressions, names + [e for e in name_expressions if "<" not in e])
     return {"fatbin": fatbin.name, "cubin_archs": archs, "source_sha256": source_hash(source),
-            "options": list(options), "symbols": table}
+            "options": list(options), "nvcc_flags": list(NVCC_FLAGS), "symbols": table}
 
 
 def build(out=BINARY_DIR, archs=ARCHS, jobs=2, nvcc="nvcc", work=None):
+    buildable = buildable_archs(archs, nvcc)
+    if not buildable:
+        raise RuntimeError(f"kernel_build: {nvcc} builds none of sm_{list(archs)}")
+    if buildable != tuple(archs):
+        dropped = ", ".join(f"sm_{a}" for a in archs if a not in buildable)
+        print(f"kernel_build: nvcc {nvcc_version(nvcc)} has no {dropped}; cubins "
+              f"sm_{list(buildable)}, PTX compute_{buildable[-1]}", file=sys.stderr)
+    archs = buildable
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     work = Path(work or out / ".work")

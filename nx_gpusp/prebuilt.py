@@ -6,6 +6,20 @@ the architectures, and each name expression's mangled symbol).
 :func:`choose_binary` decides, from plain values, whether a family's fatbin can serve
 this process; where it cannot, the executor compiles with NVRTC and logs one line
 saying why.
+
+What a CUDA 12 install (``nx-gpusp[cuda12]``: CuPy for CUDA 12, its NVRTC 12) gets from
+binaries built by CUDA 13, by the driver it runs under (``driverGetVersion``):
+
+- a CUDA 12 driver: NVRTC 12 compiles each family at its first use (CuPy caches it). A
+  CUDA 12 driver loads no CUDA 13 cubin, nor JITs CUDA 13's PTX (PTX ISA 9.0), so the
+  binaries are passed over before loading, with the log line "the driver (CUDA 12.x) is
+  older than the binaries' CUDA 13";
+- a CUDA 13 driver: the cubins (loading a module is the driver's work, whichever CUDA
+  the runtime CuPy links was built for), and the PTX for a GPU newer than them.
+
+Binaries built by a CUDA 12 toolkit (``cuda_version`` 12.x in the manifest) serve any
+CUDA 12 or 13 driver through their cubins; their PTX needs a driver at least as new as
+the toolkit.
 """
 
 import hashlib

@@ -5,7 +5,8 @@ their first use), and the answer is NetworkX's.
 
 Each call runs alone in a fresh Python process with CUPY_CACHE_DIR an empty folder and
 CUPY_CACHE_SAVE_CUDA_SOURCE=1 (CuPy then keeps the source of every kernel it compiles
-there as a ``.cu`` file)."""
+there as a ``.cu`` file). The calls are tests/cold_first_calls.py's table, which
+tools/cold_first_call.sh times too; the tool's checks here run without a GPU."""
 
 import json
 import os
@@ -15,49 +16,22 @@ from pathlib import Path
 
 import pytest
 
+from cold_first_calls import CALLS, TIMED
 from nx_gpusp import datasets, prebuilt
 from nx_gpusp.executor import cuda_available
 
-pytestmark = [pytest.mark.gpu,
-              pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")]
-
 ROOT = Path(__file__).resolve().parents[1]
-
-# name: (graph, the call with backend="gpusp" and without, how to compare)
-CALLS = {
-    "single_source_dijkstra_path_length(NY, 0)":
-        ("NY", "nx.single_source_dijkstra_path_length(G, 0{})", "dict"),
-    "single_source_bellman_ford_path_length(NY, 0)":
-        ("NY", "nx.single_source_bellman_ford_path_length(G, 0{})", "dict"),
-    "floyd_warshall_numpy(path_graph(500))":
-        ("path500", "nx.floyd_warshall_numpy(G{})", "matrix"),
-    "closeness_centrality(path_graph(500))":
-        ("path500", "nx.closeness_centrality(G{})", "floats"),
-    "dijkstra_path(NY, 0, 1000)": ("NY", "nx.dijkstra_path(G, 0, 1000{})", "path"),
-    "single_source_shortest_path_length(NY, 0)":
-        ("NY", "nx.single_source_shortest_path_length(G, 0{})", "dict"),
-    "dijkstra_path_length(NY, 0, 1000)":
-        ("NY", "nx.dijkstra_path_length(G, 0, 1000{})", "value"),
-    "single_source_dijkstra_path_length(NY, 0, cutoff=5000)":
-        ("NY", "nx.single_source_dijkstra_path_length(G, 0, cutoff=5000{})", "dict"),
-    "all_pairs_shortest_path_length(path_graph(300))":
-        ("path300", "dict(nx.all_pairs_shortest_path_length(G{}))", "rows"),
-    "floyd_warshall_predecessor_and_distance(path_graph(200))":
-        ("path200", "nx.floyd_warshall_predecessor_and_distance(G{})", "fw"),
-    "diameter(path_graph(500))": ("path500", "nx.diameter(G{})", "value"),
-}
+TESTS = Path(__file__).resolve().parent
 
 SCRIPT = r"""
 import json, math, sys
 import networkx as nx
 import numpy as np
 
+from cold_first_calls import load_graph
+
 name, graph, call, compare = sys.argv[1:]
-if graph == "NY":
-    import nx_gpusp.datasets
-    G = nx_gpusp.datasets.load("NY")
-else:
-    G = nx.path_graph(int(graph[len("path"):]))
+G = load_graph(graph)
 got = eval(call.format(', backend="gpusp"'))
 from nx_gpusp.executor import MODULE_ORIGIN
 want = eval(call.format(""))
@@ -96,6 +70,8 @@ def _needs(graph):
 STILL_COMPILING = {}  # name: the CuPy kernels it compiles
 
 
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
 @pytest.mark.parametrize("name", [
     pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=f"compiles {kernels}"))
     if name in STILL_COMPILING else name for name, kernels in
@@ -109,7 +85,7 @@ def test_first_call_compiles_nothing(name, tmp_path):
     cache = tmp_path / "cupy-cache"
     cache.mkdir()
     env = {**os.environ, "CUPY_CACHE_DIR": str(cache), "CUPY_CACHE_SAVE_CUDA_SOURCE": "1",
-           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+           "PYTHONPATH": os.pathsep.join([str(ROOT), str(TESTS), os.environ.get("PYTHONPATH", "")])}
     out = subprocess.run([sys.executable, "-c", SCRIPT, name, graph, call, compare],
                          capture_output=True, text=True, env=env, timeout=900)
     assert out.returncode == 0, out.stderr[-4000:]
@@ -131,3 +107,21 @@ def _kernel_names(cache):
     for f in sorted(cache.rglob("*.cu")):
         names += re.findall(r"__global__\s+void\s+(\w+)", f.read_text(errors="replace"))
     return names or ["(unnamed)"]
+
+
+def test_the_tool_times_the_table_calls():
+    """tools/cold_first_call.sh takes its calls from the table (none of its own), prints
+    each one's seconds and what CuPy compiled, then the total (here on the twins)."""
+    tool = (ROOT / "tools" / "cold_first_call.sh").read_text()
+    assert "cold_first_calls" in tool
+    assert not [name for name in CALLS if name in tool], "a call listed in the tool itself"
+    assert set(TIMED) <= set(CALLS) and len(TIMED) == 4
+    names = ["floyd_warshall_numpy(path_graph(500))", "diameter(path_graph(500))"]
+    out = subprocess.run(["bash", str(ROOT / "tools" / "cold_first_call.sh"), *names],
+                         capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr[-4000:]
+    lines = [line for line in out.stdout.splitlines() if not line.startswith("  ")]
+    assert [line.split(" s ")[0].rsplit(None, 1)[0] for line in lines[:2]] == names
+    assert all("s   CuPy compiled 0: " in line for line in lines[:2])
+    assert lines[2].split()[:2] == ["all", "2"] and lines[2].endswith(" s")
