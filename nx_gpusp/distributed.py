@@ -37,6 +37,8 @@ call them whatever the configuration.
 """
 
 import math
+import threading
+import time
 import uuid
 import weakref
 
@@ -53,9 +55,10 @@ from .solvers.apsp.measures import combine, reduce_batch, run_measure
 from .solvers.apsp.progress import Progress, logger
 
 __all__ = ["active_client", "worker_device", "local_gpu_client", "source_rows",
-           "source_statistics",
-           "scattered_graph", "rows_task", "statistics_task", "SHARES_PER_THREAD",
-           "AHEAD_PER_THREAD", "SHARE_ROW_BYTES", "RETRIES"]
+           "source_statistics", "workers_in_process", "rows_here",
+           "scattered_graph", "kept_graph", "rows_task", "statistics_task",
+           "SHARES_PER_THREAD", "AHEAD_PER_THREAD", "SHARE_ROW_BYTES", "RETRIES",
+           "WORKER_GRAPHS"]
 
 SHARES_PER_THREAD = 2  # shares per worker thread: some balance between workers, and a
 # retried share repeats half a thread's work at most, while shares stay large (a
@@ -63,6 +66,7 @@ SHARES_PER_THREAD = 2  # shares per worker thread: some balance between workers,
 AHEAD_PER_THREAD = 2  # all-pairs shares in flight (or finished, unread) per thread
 SHARE_ROW_BYTES = 2 << 30  # host rows of one all-pairs share, at most
 RETRIES = 2  # Dask retries of a task that raised something other than an answer
+WORKER_GRAPHS = 2  # scattered graphs a worker process keeps (kept_graph), newest last
 # errors that are the answer to the call: raised on the client, never retried
 ANSWERS = (nx.NetworkXException, ValueError, TypeError, ArithmeticError,
            NotImplementedError)
@@ -82,18 +86,24 @@ def worker_device(device):
 
 # -- the graph on the workers ------------------------------------------------------------
 _SCATTERED = weakref.WeakKeyDictionary()  # CSRGraph -> (client id, Future)
+SCATTER_KEY = "_nx_gpusp_scatter_key"  # a worker copy's attribute: its Dask key
+_KEPT = {}  # on a worker: scatter key -> its CSRGraph (kept_graph), newest last
+_KEPT_LOCK = threading.Lock()  # worker threads of one process share _KEPT
 
 
-def _worker_copy(graph):
+def _worker_copy(graph, key=None):
     """What a worker needs of ``graph``: its arrays and flags (shared, not copied), and
     the contraction hierarchies it holds (host arrays: a worker does not build them
-    again), without labels, device copies or derived graphs."""
+    again), without labels, device copies or derived graphs; ``key`` names it for
+    :func:`kept_graph`."""
     from .solvers.apsp.phast_batched import shared_hierarchies
 
     copy = CSRGraph(graph.indptr, graph.indices, graph.weights, directed=graph.directed,
                     multigraph=graph.multigraph, weighted=graph.weighted,
                     weight_attr=graph.weight_attr, number_of_edges=graph._number_of_edges)
     copy.__dict__.update(shared_hierarchies(graph))
+    if key is not None:
+        copy.__dict__[SCATTER_KEY] = key
     return copy
 
 
@@ -104,9 +114,28 @@ def scattered_graph(client, graph):
     if entry is not None and entry[0] == client.id and entry[1].status == "finished":
         return entry[1]
     key = f"nx_gpusp-graph-{uuid.uuid4().hex}"
-    future = client.scatter({key: _worker_copy(graph)}, broadcast=True, hash=False)[key]
+    future = client.scatter({key: _worker_copy(graph, key)}, broadcast=True,
+                            hash=False)[key]
     _SCATTERED[graph] = (client.id, future)
     return future
+
+
+def kept_graph(graph):
+    """On a worker: the first copy of a scattered graph that this process received
+    under its key, with the device copies and derived graphs that earlier tasks made.
+
+    Dask's active memory manager drops spare replicas between calls; a worker handed
+    the graph again (from a peer) would otherwise upload it to its device again at
+    every call. A process keeps the WORKER_GRAPHS most recently used graphs."""
+    key = graph.__dict__.get(SCATTER_KEY)
+    if key is None:
+        return graph
+    with _KEPT_LOCK:
+        kept = _KEPT.pop(key, graph)
+        _KEPT[key] = kept
+        while len(_KEPT) > WORKER_GRAPHS:
+            del _KEPT[next(iter(_KEPT))]
+    return kept
 
 
 # -- tasks (run on the workers) ----------------------------------------------------------
@@ -151,13 +180,14 @@ def rows_task(graph, sources, method, options, cutoff, want_pred, device):
     """A worker's share of all-pairs rows: the list of its device batches' host rows
     (each batch narrowed on its own, as in one process)."""
     ex = get_executor(_task_device(device))
-    return list(_local_rows(ex, graph, method, options, sources, cutoff, want_pred))
+    return list(_local_rows(ex, kept_graph(graph), method, options, sources, cutoff,
+                            want_pred))
 
 
 def statistics_task(graph, sources, measure, options, device):
     """A worker's share of a measure: the Partial of its sources."""
-    return reduce_batch(get_executor(_task_device(device)), graph, sources, measure,
-                        options)
+    return reduce_batch(get_executor(_task_device(device)), kept_graph(graph), sources,
+                        measure, options)
 
 
 # -- one host: a worker per GPU in this process --------------------------------------------
@@ -270,24 +300,92 @@ def source_rows(ex, graph, method, options, *, cutoff, want_pred, sources=None):
     """The rows of an all-pairs method (a Method; ``options`` already checked) from
     ``sources`` (default: every vertex), in source order: (sources, distance rows,
     predecessor rows or None) host arrays, one tuple per device batch. On the workers
-    of ``dask_client`` when one is set, else on ``ex``."""
+    of ``dask_client`` when one is set and the plan (:func:`rows_here`) sends them
+    there, else on ``ex``."""
     sources = np.arange(graph.n, dtype=np.int64) if sources is None else \
         np.asarray(sources, dtype=np.int64)
     client = active_client()
     if client is None or len(sources) == 0:
         return _local_rows(ex, graph, method, options, sources, cutoff, want_pred)
-    return _cluster_rows(client, graph, method, options, sources, cutoff, want_pred)
+    return _planned_rows(client, ex, graph, method, options, sources, cutoff, want_pred)
 
 
-def _cluster_rows(client, graph, method, options, sources, cutoff, want_pred):
-    threads = _threads(client)
+def workers_in_process(nthreads):
+    """True when every worker (``client.nthreads()``: address -> threads) runs in this
+    process (``inproc://`` addresses: ``LocalCluster(processes=False)``,
+    :func:`local_gpu_client`): their results reach the caller by reference."""
+    return bool(nthreads) and all(str(a).startswith("inproc://") for a in nthreads)
+
+
+def rows_here(seconds_per_source, bytes_per_source, bandwidth, threads):
+    """The plan for rows computed by workers in other processes: True (compute them
+    here, on the caller's device) when moving a row to this process takes at least
+    what the workers save, counted without overlap:
+
+        bytes_per_source / bandwidth + seconds_per_source / threads >= seconds_per_source
+
+    ``seconds_per_source``: one device's time per source (timed here on the first
+    share), ``bandwidth``: ``dask_rows_bandwidth`` in bytes per second (0: always
+    here), ``threads``: the workers' threads."""
+    if bandwidth <= 0:
+        return True
+    return bytes_per_source / bandwidth + seconds_per_source / threads >= seconds_per_source
+
+
+def _timed(batches, clock):
+    """``batches`` yielded as they come, the seconds spent producing them (not the
+    reader's) added to ``clock[0]``."""
+    while True:
+        start = time.perf_counter()
+        try:
+            batch = next(batches)
+        except StopIteration:
+            return
+        finally:
+            clock[0] += time.perf_counter() - start
+        yield batch
+
+
+def _planned_rows(client, ex, graph, method, options, sources, cutoff, want_pred):
+    """The rows on the cluster, or here where :func:`rows_here` says so: with workers in
+    other processes the first share is computed here and timed, and the rest follows
+    it here or on the workers (a single share stays here: nothing to spread)."""
+    nthreads = client.nthreads()
+    threads = max(1, sum(nthreads.values()))
     shares = _shares(sources, threads, SHARE_ROW_BYTES // _row_bytes(graph, want_pred))
+    if not workers_in_process(nthreads):
+        graph.on(ex)  # the upload is not the work a worker would save
+        clock, nbytes = [0.0], 0
+        for batch in _timed(_local_rows(ex, graph, method, options, shares[0], cutoff,
+                                        want_pred), clock):
+            nbytes += sum(a.nbytes for a in batch[1:] if a is not None)
+            yield batch
+        if len(shares) == 1:
+            return
+        seconds, row = clock[0] / len(shares[0]), nbytes / len(shares[0])
+        bandwidth = get_config().dask_rows_bandwidth
+        rest = np.concatenate(shares[1:])
+        if rows_here(seconds, row, bandwidth, threads):
+            logger.info(
+                "all-pairs %s: %d of %d sources computed here (%s), not on the %d Dask "
+                "worker thread(s) in other processes: moving a row here (%.0f bytes at "
+                "dask_rows_bandwidth=%d bytes/s) takes longer than the workers save of "
+                "the %.3g ms one device takes a source", method.name, len(rest),
+                len(sources), ex.name, threads, row, bandwidth, 1e3 * seconds)
+            yield from _local_rows(ex, graph, method, options, rest, cutoff, want_pred)
+            return
+        shares = shares[1:]
+    yield from _cluster_rows(client, graph, method, options, shares, cutoff, want_pred,
+                             threads)
+
+
+def _cluster_rows(client, graph, method, options, shares, cutoff, want_pred, threads):
     future = scattered_graph(client, graph)
     device = worker_device(get_config().device)
     token = uuid.uuid4().hex
     logger.info("all-pairs %s: %d sources in %d shares on %d Dask worker thread(s) "
-                "(dashboard: %s)", method.name, len(sources), len(shares), threads,
-                client.dashboard_link)
+                "(dashboard: %s)", method.name, sum(map(len, shares)), len(shares),
+                threads, client.dashboard_link)
 
     def submit(i):
         return client.submit(_answer, rows_task, future, shares[i], method, options, cutoff,

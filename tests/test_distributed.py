@@ -132,8 +132,9 @@ ROW_CALLS = [
 def test_rows_agree_with_one_process(client, name, kwargs, case):
     _, G = CASES[case]
     func = getattr(nx, name)
+    # one source is one share, computed here (the plan: nothing to spread)
     expected = compare(client, lambda: func(G, backend="gpusp", **kwargs),
-                       expect_tasks=len(G) > 0)
+                       expect_tasks=len(G) > 1)
     if expected[0] == "ok" and name in ("all_pairs_dijkstra_path", "all_pairs_shortest_path"):
         lengths = dict(nx.all_pairs_dijkstra_path_length(
             G, weight=None if "shortest" in name else "weight"))
@@ -250,28 +251,125 @@ def test_graph_scattered_once_and_tasks_on_both_workers(client):
     # broadcast to both; Dask's active memory manager (on by default) may since have
     # dropped the spare copy, which a worker then gets from its peer, not the client
     assert 1 <= len(holders) <= 2, holders
+    kept = client.run(lambda: list(nxd._KEPT))  # each worker's own copy, kept
+    assert all(list(graphs)[0] in keys for keys in kept.values()), kept
     tasks = tasks_of(ts)
     assert {prefix for prefix, _ in tasks} == {"nx_gpusp-rows"}
     assert len({worker for _, worker in tasks}) == 2, "one worker did all the work"
     shares = len(tasks) // 2
-    assert shares == nxd.SHARES_PER_THREAD * 2  # 120 sources, 2 threads
+    # 120 sources, 2 threads: the first share computed here, timed (the plan)
+    assert shares == nxd.SHARES_PER_THREAD * 2 - 1
 
 
 def test_rows_stream_lazily_in_node_order(client, monkeypatch):
-    """The first row is read before most shares were submitted; stopping early
-    cancels the rest; rows come in NetworkX's node order."""
-    monkeypatch.setattr(nxd, "SHARES_PER_THREAD", 8)  # 16 shares, 4 in flight
+    """The first rows of the workers are read before most shares were submitted, with
+    shares in flight on both workers at once; stopping early cancels the rest; rows
+    come in NetworkX's node order."""
+    monkeypatch.setattr(nxd, "SHARES_PER_THREAD", 8)  # 16 shares of 10, 4 in flight
     G = random_graph(12, directed=True, n=160, p=0.03, labels="str")
     with CFG(device="cpu", dask_client=client), distributed.get_task_stream(client) as ts:
         rows = nx.all_pairs_dijkstra_path_length(G, backend="gpusp")
-        first = list(itertools.islice(rows, 3))
+        first = list(itertools.islice(rows, 13))  # the first share (here), 3 of a worker's
+        busy = {w for w, keys in client.processing().items()
+                if any(str(k).startswith("nx_gpusp-rows") for k in keys)}
+        busy |= {w for k, holders in client.who_has().items()
+                 if str(k).startswith("nx_gpusp-rows") for w in holders}
         rows.close()
-    assert [v for v, _ in first] == list(G)[:3]
+    assert [v for v, _ in first] == list(G)[:13]
+    assert len(busy) == 2, "shares were not in flight on both workers at once"
     ran = len(tasks_of(ts))
     assert ran <= nxd.AHEAD_PER_THREAD * 2 + 1 < nxd.SHARES_PER_THREAD * 2, ran
     with CFG(device="cpu", dask_client=client):
         assert [v for v, _ in nx.all_pairs_dijkstra_path_length(G, backend="gpusp")] == \
             list(G)
+
+
+# -- the plan for rows: here or on the workers --------------------------------------------
+def test_rows_here_rule():
+    """Rows are computed here when moving one takes at least what the workers save."""
+    assert nxd.rows_here(1e-3, 4 << 20, 1e9, 2)       # 4 ms to move, 0.5 ms saved
+    assert not nxd.rows_here(1e-3, 1000, 1e9, 2)      # 1 us to move, 0.5 ms saved
+    assert nxd.rows_here(1.0, 1, 1e9, 1)              # one thread saves nothing
+    assert nxd.rows_here(1.0, 1, 0, 8)                # bandwidth 0: always here
+    assert nxd.workers_in_process({"inproc://10.0.0.1/1/2": 1, "inproc://x/1/3": 1})
+    assert not nxd.workers_in_process({"inproc://x/1/3": 1, "tcp://127.0.0.1:4000": 1})
+    assert not nxd.workers_in_process({})
+
+
+PLAN_GRAPH = random_graph(16, directed=True, n=80, p=0.05, weights="float")
+
+
+def _plan_run(client, caplog, **config):
+    """(rows, nx_gpusp tasks, the plan's log lines) of all_pairs_dijkstra_path_length on
+    PLAN_GRAPH through ``client``."""
+    caplog.clear()
+    with CFG(device="cpu", dask_client=client, **config), \
+            distributed.get_task_stream(client) as ts, \
+            caplog.at_level(logging.INFO, logger="nx_gpusp"):
+        rows = plain(nx.all_pairs_dijkstra_path_length(PLAN_GRAPH, backend="gpusp"))
+    lines = [r.getMessage() for r in caplog.records if "computed here" in r.getMessage()]
+    return rows, tasks_of(ts), lines
+
+
+def test_plan_keeps_rows_here_when_moving_them_dominates(client, caplog):
+    """A slow connection (dask_rows_bandwidth of 1 byte/s): after the first share,
+    timed here, the rest is computed here too, said in one log line; the same rows."""
+    with CFG(device="cpu"):
+        expected = plain(nx.all_pairs_dijkstra_path_length(PLAN_GRAPH, backend="gpusp"))
+    rows, tasks, lines = _plan_run(client, caplog, dask_rows_bandwidth=1)
+    same(rows, expected)
+    assert tasks == [] and len(lines) == 1, (tasks, lines)
+    assert "60 of 80 sources computed here" in lines[0], lines[0]
+    rows, tasks, lines = _plan_run(client, caplog, dask_rows_bandwidth=0)
+    same(rows, expected)
+    assert tasks == [] and len(lines) == 1
+
+
+def test_plan_spreads_rows_when_the_work_per_row_is_large(client, caplog):
+    """A fast connection: the rows after the first share come from both workers."""
+    with CFG(device="cpu"):
+        expected = plain(nx.all_pairs_dijkstra_path_length(PLAN_GRAPH, backend="gpusp"))
+    rows, tasks, lines = _plan_run(client, caplog, dask_rows_bandwidth=10**15)
+    same(rows, expected)
+    assert lines == []
+    assert len(tasks) == nxd.SHARES_PER_THREAD * 2 - 1
+    assert len({worker for _, worker in tasks}) == 2
+
+
+def test_plan_spreads_every_share_to_workers_in_this_process(caplog):
+    """Workers in the caller's process hand rows over by reference: every share goes to
+    them whatever the bandwidth, none is computed here."""
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                       dashboard_address=":0", silence_logs=logging.ERROR)
+    try:
+        with distributed.Client(cluster) as local:
+            rows, tasks, lines = _plan_run(local, caplog, dask_rows_bandwidth=1)
+    finally:
+        cluster.close()
+    with CFG(device="cpu"):
+        same(rows, plain(nx.all_pairs_dijkstra_path_length(PLAN_GRAPH, backend="gpusp")))
+    assert lines == [] and len(tasks) == nxd.SHARES_PER_THREAD * 2
+
+
+def test_kept_graph_keeps_the_first_copy_a_worker_received(monkeypatch):
+    """A worker handed a scattered graph again (Dask's memory manager dropped its
+    replica, a peer sent it back) computes on the copy it kept, with its device
+    copies; the WORKER_GRAPHS most recent graphs are kept."""
+    monkeypatch.setattr(nxd, "_KEPT", {})
+    graph = from_networkx(random_graph(22, n=12, p=0.3), "weight")
+    assert nxd.kept_graph(graph) is graph and nxd._KEPT == {}  # not scattered
+    copies = [nxd._worker_copy(graph, f"nx_gpusp-graph-{i}")
+              for i in range(nxd.WORKER_GRAPHS + 1)]
+    first = pickle.loads(pickle.dumps(copies[0]))
+    assert nxd.kept_graph(first) is first
+    first.on(get_executor("cpu"))
+    again = pickle.loads(pickle.dumps(copies[0]))
+    assert again is not first and nxd.kept_graph(again) is first
+    assert first._device  # the device copy kept with it
+    for copy in copies[1:]:
+        nxd.kept_graph(pickle.loads(pickle.dumps(copy)))
+    assert list(nxd._KEPT) == [f"nx_gpusp-graph-{i}" for i in
+                               range(1, nxd.WORKER_GRAPHS + 1)]
 
 
 class KillOnce(distributed.WorkerPlugin):
@@ -396,7 +494,7 @@ def test_share_rows_bounded_in_bytes(client, monkeypatch):
     with CFG(device="cpu", dask_client=client), distributed.get_task_stream(client) as ts:
         got = plain(nx.all_pairs_shortest_path_length(G, backend="gpusp"))
     same(got, expected)
-    assert len(tasks_of(ts)) == 12
+    assert len(tasks_of(ts)) == 11  # the first share computed here (the plan)
 
 
 def test_plain_dicts_with_lazy_results_off(client):
