@@ -56,7 +56,8 @@ from .solvers.apsp.progress import Progress, logger
 
 __all__ = ["active_client", "worker_device", "local_gpu_client", "source_rows",
            "source_statistics", "workers_in_process", "rows_here",
-           "scattered_graph", "kept_graph", "rows_task", "statistics_task",
+           "scattered_graph", "kept_graph", "worker_graph", "rows_task",
+           "statistics_task", "GraphKey", "Missing",
            "SHARES_PER_THREAD", "AHEAD_PER_THREAD", "SHARE_ROW_BYTES", "RETRIES",
            "WORKER_GRAPHS"]
 
@@ -116,8 +117,22 @@ def scattered_graph(client, graph):
     key = f"nx_gpusp-graph-{uuid.uuid4().hex}"
     future = client.scatter({key: _worker_copy(graph, key)}, broadcast=True,
                             hash=False)[key]
+    client.run(_keep_scattered, key)
     _SCATTERED[graph] = (client.id, future)
     return future
+
+
+def _keep(key, graph):
+    """The graph kept under ``key`` (``graph`` when none was), now the most recent."""
+    with _KEPT_LOCK:
+        kept = _KEPT.pop(key, None)
+        if kept is None:
+            kept = graph
+        if kept is not None:
+            _KEPT[key] = kept
+        while len(_KEPT) > WORKER_GRAPHS:
+            del _KEPT[next(iter(_KEPT))]
+    return kept
 
 
 def kept_graph(graph):
@@ -128,14 +143,55 @@ def kept_graph(graph):
     the graph again (from a peer) would otherwise upload it to its device again at
     every call. A process keeps the WORKER_GRAPHS most recently used graphs."""
     key = graph.__dict__.get(SCATTER_KEY)
-    if key is None:
-        return graph
-    with _KEPT_LOCK:
-        kept = _KEPT.pop(key, graph)
-        _KEPT[key] = kept
-        while len(_KEPT) > WORKER_GRAPHS:
-            del _KEPT[next(iter(_KEPT))]
-    return kept
+    return graph if key is None else _keep(key, graph)
+
+
+def _keep_scattered(key, dask_worker=None):
+    """Run on every worker right after the scatter (``client.run``): the worker's
+    replica kept before Dask's memory manager can drop it."""
+    graph = dask_worker.data.get(key) if dask_worker is not None else None
+    if graph is not None:
+        _keep(key, graph)
+
+
+class GraphKey:
+    """A scattered graph named by its Dask key, not a dependency of the task: the task
+    does not wait for a replica to reach its worker (:func:`worker_graph`)."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key):
+        self.key = key
+
+    def __getstate__(self):
+        return self.key
+
+    def __setstate__(self, key):
+        self.key = key
+
+
+class Missing:
+    """A task's answer when its worker holds no copy of the graph it names: the client
+    runs it again with the graph's future."""
+
+
+def worker_graph(graph):
+    """On a worker: the graph a task names, the scattered future resolved (a CSRGraph)
+    or a :class:`GraphKey`: the copy this process keeps, else the worker's replica;
+    None when the worker has neither (it joined after the scatter, or Dask dropped its
+    replica before it was kept)."""
+    if not isinstance(graph, GraphKey):
+        return kept_graph(graph)
+    found = _keep(graph.key, None)
+    if found is None:
+        try:
+            from distributed import get_worker
+
+            found = get_worker().data.get(graph.key)
+        except (ValueError, KeyError):  # not on a worker, or dropped meanwhile
+            return None
+        found = None if found is None else _keep(graph.key, found)
+    return found
 
 
 # -- tasks (run on the workers) ----------------------------------------------------------
@@ -179,15 +235,20 @@ def _task_device(device):
 def rows_task(graph, sources, method, options, cutoff, want_pred, device):
     """A worker's share of all-pairs rows: the list of its device batches' host rows
     (each batch narrowed on its own, as in one process)."""
+    graph = worker_graph(graph)
+    if graph is None:
+        return Missing()
     ex = get_executor(_task_device(device))
-    return list(_local_rows(ex, kept_graph(graph), method, options, sources, cutoff,
-                            want_pred))
+    return list(_local_rows(ex, graph, method, options, sources, cutoff, want_pred))
 
 
 def statistics_task(graph, sources, measure, options, device):
     """A worker's share of a measure: the Partial of its sources."""
-    return reduce_batch(get_executor(_task_device(device)), kept_graph(graph), sources,
-                        measure, options)
+    graph = worker_graph(graph)
+    if graph is None:
+        return Missing()
+    return reduce_batch(get_executor(_task_device(device)), graph, sources, measure,
+                        options)
 
 
 # -- one host: a worker per GPU in this process --------------------------------------------
@@ -259,24 +320,34 @@ def _row_bytes(graph, want_pred):
 
 
 def _in_order(client, submit, count, ahead):
-    """The values of tasks 0..count-1 in that order, as they finish: ``submit(i)``
-    starts task i, at most ``ahead`` of them beyond the one the reader waits for.
-    Unread tasks are cancelled when the reader stops early."""
+    """The values of tasks 0..count-1 in that order, as they finish: ``submit(i, False)``
+    starts task i naming the graph by its key, at most ``ahead`` of them beyond the one
+    the reader waits for; a task that answers Missing runs again as
+    ``submit(i, True)``, with the graph's future. Unread tasks are cancelled when the
+    reader stops early."""
     from distributed import as_completed
 
     done = as_completed(loop=client.loop, with_results=True)
     futures, index, ready = {}, {}, {}
     submitted = wanted = 0
+
+    def start(i, attached):
+        future = futures[i] = submit(i, attached)
+        index[future.key] = i
+        done.add(future)
+
     try:
         while wanted < count:
             while submitted < count and submitted - wanted < ahead:
-                future = futures[submitted] = submit(submitted)
-                index[future.key] = submitted
-                done.add(future)
+                start(submitted, False)
                 submitted += 1
             while wanted not in ready:
                 future, value = next(done)
-                ready[index.pop(future.key)] = value
+                i = index.pop(future.key)
+                if isinstance(value, Missing):
+                    start(i, True)
+                else:
+                    ready[i] = value
             value = ready.pop(wanted)
             del futures[wanted]
             wanted += 1
@@ -292,8 +363,8 @@ def _in_order(client, submit, count, ahead):
                 pass
 
 
-def _task_key(kind, token, i):
-    return f"nx_gpusp-{kind}-{token}-{i}"
+def _task_key(kind, token, i, attached=False):
+    return f"nx_gpusp-{kind}-{token}-{i}" + ("-with-graph" if attached else "")
 
 
 def source_rows(ex, graph, method, options, *, cutoff, want_pred, sources=None):
@@ -387,10 +458,12 @@ def _cluster_rows(client, graph, method, options, shares, cutoff, want_pred, thr
                 "(dashboard: %s)", method.name, sum(map(len, shares)), len(shares),
                 threads, client.dashboard_link)
 
-    def submit(i):
-        return client.submit(_answer, rows_task, future, shares[i], method, options, cutoff,
-                             want_pred, device, key=_task_key("rows", token, i),
-                             retries=RETRIES, pure=False)
+    def submit(i, attached):
+        return client.submit(_answer, rows_task,
+                             future if attached else GraphKey(future.key),
+                             shares[i], method, options, cutoff, want_pred, device,
+                             key=_task_key("rows", token, i, attached), retries=RETRIES,
+                             pure=False)
 
     for batches in _in_order(client, submit, len(shares), AHEAD_PER_THREAD * threads):
         yield from batches
@@ -412,9 +485,11 @@ def source_statistics(ex, graph, sources, measure, options, *, what):
     logger.info("%s: %d sources in %d shares on %d Dask worker thread(s) (dashboard: %s)",
                 what, len(sources), len(shares), threads, client.dashboard_link)
 
-    def submit(i):
-        return client.submit(_answer, statistics_task, future, shares[i], tuple(measure),
-                             options, device, key=_task_key("statistics", token, i),
+    def submit(i, attached):
+        return client.submit(_answer, statistics_task,
+                             future if attached else GraphKey(future.key),
+                             shares[i], tuple(measure), options, device,
+                             key=_task_key("statistics", token, i, attached),
                              retries=RETRIES, pure=False)
 
     progress = Progress(what, len(sources))

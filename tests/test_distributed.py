@@ -372,6 +372,32 @@ def test_kept_graph_keeps_the_first_copy_a_worker_received(monkeypatch):
                                range(1, nxd.WORKER_GRAPHS + 1)]
 
 
+def test_a_worker_without_the_graph_runs_its_share_with_the_future(client, monkeypatch):
+    """Tasks name the graph by its key (no transfer to wait for); a worker holding no
+    copy (here: the graph scattered to one worker only, nothing kept) answers Missing
+    and the share runs again with the graph's future, the answer unchanged."""
+    G = random_graph(23, directed=False, n=60, p=0.1)
+    with CFG(device="cpu"):
+        expected = plain(nx.closeness_centrality(G, backend="gpusp"))
+    first = sorted(client.nthreads())[0]
+
+    def scattered_to_one(client, graph):
+        key = f"nx_gpusp-graph-test-{id(graph)}"
+        copy = nxd._worker_copy(graph, key)
+        return client.scatter({key: copy}, workers=[first], hash=False)[key]
+
+    client.run(lambda: nxd._KEPT.clear())
+    monkeypatch.setattr(nxd, "scattered_graph", scattered_to_one)
+    with CFG(device="cpu", dask_client=client), distributed.get_task_stream(client) as ts:
+        got = plain(nx.closeness_centrality(G, backend="gpusp"))
+    same(got, expected)
+    keys = [str(e["key"]) for e in ts.data if str(e["key"]).startswith("nx_gpusp-stat")]
+    assert any(k.endswith("-with-graph") for k in keys), keys
+    assert nxd.worker_graph(nxd.GraphKey("nx_gpusp-graph-none")) is None  # not a worker
+    assert isinstance(nxd.statistics_task(nxd.GraphKey("nx_gpusp-graph-none"), [0],
+                                          ("sum",), {}, "cpu"), nxd.Missing)
+
+
 class KillOnce(distributed.WorkerPlugin):
     """Ends its worker's process (as a crash would) when the worker starts its
     ``after``-th nx_gpusp rows task, once in the whole cluster (an exclusive marker
