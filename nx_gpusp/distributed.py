@@ -38,7 +38,6 @@ call them whatever the configuration.
 
 import math
 import threading
-import time
 import uuid
 import weakref
 
@@ -47,6 +46,7 @@ import numpy as np
 
 from .config import get_config
 from .executor import get_executor
+from . import row_plan
 from .graph import CSRGraph
 from .solvers.answers import rows_to_host
 from .solvers.sssp.tree import row_trees
@@ -55,7 +55,7 @@ from .solvers.apsp.measures import combine, reduce_batch, run_measure
 from .solvers.apsp.progress import Progress, logger
 
 __all__ = ["active_client", "worker_device", "local_gpu_client", "source_rows",
-           "source_statistics", "workers_in_process", "rows_here",
+           "source_statistics", "workers_in_process",
            "scattered_graph", "kept_graph", "worker_graph", "rows_task",
            "statistics_task", "GraphKey", "Missing",
            "SHARES_PER_THREAD", "AHEAD_PER_THREAD", "SHARE_ROW_BYTES", "RETRIES",
@@ -388,66 +388,71 @@ def workers_in_process(nthreads):
     return bool(nthreads) and all(str(a).startswith("inproc://") for a in nthreads)
 
 
-def rows_here(seconds_per_source, bytes_per_source, bandwidth, threads):
-    """The plan for rows computed by workers in other processes: True (compute them
-    here, on the caller's device) when moving a row to this process takes at least
-    what the workers save, counted without overlap:
-
-        bytes_per_source / bandwidth + seconds_per_source / threads >= seconds_per_source
-
-    ``seconds_per_source``: one device's time per source (timed here on the first
-    share), ``bandwidth``: ``dask_rows_bandwidth`` in bytes per second (0: always
-    here), ``threads``: the workers' threads."""
-    if bandwidth <= 0:
-        return True
-    return bytes_per_source / bandwidth + seconds_per_source / threads >= seconds_per_source
-
-
-def _timed(batches, clock):
-    """``batches`` yielded as they come, the seconds spent producing them (not the
-    reader's) added to ``clock[0]``."""
-    while True:
-        start = time.perf_counter()
-        try:
-            batch = next(batches)
-        except StopIteration:
-            return
-        finally:
-            clock[0] += time.perf_counter() - start
-        yield batch
-
-
 def _planned_rows(client, ex, graph, method, options, sources, cutoff, want_pred):
-    """The rows on the cluster, or here where :func:`rows_here` says so: with workers in
-    other processes the first share is computed here and timed, and the rest follows
-    it here or on the workers (a single share stays here: nothing to spread)."""
+    """The rows on the cluster, or here where the plan (nx_gpusp.row_plan) says so.
+    With workers in other processes the first share is computed here and timed: where
+    even at that share's cost per source the workers would not be faster, the rest
+    follows here; else half a share more is timed and the plan decides again on the
+    shares left. A cost kept from an earlier call decides at once."""
     nthreads = client.nthreads()
     threads = max(1, sum(nthreads.values()))
     shares = _shares(sources, threads, SHARE_ROW_BYTES // _row_bytes(graph, want_pred))
     if not workers_in_process(nthreads):
-        graph.on(ex)  # the upload is not the work a worker would save
-        clock, nbytes = [0.0], 0
-        for batch in _timed(_local_rows(ex, graph, method, options, shares[0], cutoff,
-                                        want_pred), clock):
-            nbytes += sum(a.nbytes for a in batch[1:] if a is not None)
-            yield batch
-        if len(shares) == 1:
-            return
-        seconds, row = clock[0] / len(shares[0]), nbytes / len(shares[0])
         bandwidth = get_config().dask_rows_bandwidth
-        rest = np.concatenate(shares[1:])
-        if rows_here(seconds, row, bandwidth, threads):
-            logger.info(
-                "all-pairs %s: %d of %d sources computed here (%s), not on the %d Dask "
-                "worker thread(s) in other processes: moving a row here (%.0f bytes at "
-                "dask_rows_bandwidth=%d bytes/s) takes longer than the workers save of "
-                "the %.3g ms one device takes a source", method.name, len(rest),
-                len(sources), ex.name, threads, row, bandwidth, 1e3 * seconds)
-            yield from _local_rows(ex, graph, method, options, rest, cutoff, want_pred)
-            return
-        shares = shares[1:]
+        key = row_plan.plan_key(ex, method, options, cutoff, want_pred)
+        kept = row_plan.remembered(graph, key)
+        if kept is not None:
+            cost, row = kept
+            if row_plan.rows_here(cost, [len(s) for s in shares], row, bandwidth, threads):
+                _log_here(ex, method, threads, sources, 0, cost, shares, row, bandwidth)
+                yield from _local_rows(ex, graph, method, options, sources, cutoff,
+                                       want_pred)
+                return
+        else:
+            warm = ex.name in graph._device  # no upload or first use in the timing
+            graph.on(ex)
+            timings, done = [], 0
+            for probe in (shares[0], shares[1][:len(shares[0]) // 2] if len(shares) > 1
+                          else []):
+                if len(probe) == 0:
+                    break
+                clock = [0.0, 0]
+                yield from row_plan.timed(_local_rows(ex, graph, method, options, probe,
+                                                      cutoff, want_pred), clock)
+                done += len(probe)
+                timings.append((len(probe), clock[0], clock[1]))
+                row = sum(t[2] for t in timings) / done
+                cost = (0.0, clock[0] / len(probe)) if len(timings) == 1 else \
+                    row_plan.fitted_cost(*(t[:2] for t in timings))
+                if warm:
+                    row_plan.remember(graph, key, cost, row)
+                left = row_plan.cut(shares, done)
+                if not left:
+                    return
+                if row_plan.rows_here(cost, [len(s) for s in left], row, bandwidth,
+                                      threads):
+                    _log_here(ex, method, threads, sources, done, cost, left, row,
+                              bandwidth)
+                    yield from _local_rows(ex, graph, method, options, sources[done:],
+                                           cutoff, want_pred)
+                    return
+            shares = row_plan.cut(shares, done)
     yield from _cluster_rows(client, graph, method, options, shares, cutoff, want_pred,
                              threads)
+
+
+def _log_here(ex, method, threads, sources, done, cost, left, row, bandwidth):
+    """The plan's one log line when rows stay here."""
+    rest = len(sources) - done
+    timed = f"the first {done} sources" if done else "an earlier call"
+    logger.info(
+        "all-pairs %s: %d of %d sources computed here (%s), not on the %d Dask worker "
+        "thread(s) in other processes: %.3g s here against %.3g s there, moving the rows "
+        "here included (%.0f bytes a row at dask_rows_bandwidth=%d bytes/s); one "
+        "device's cost timed on %s: %.3g s a batch, %.3g ms a source", method.name, rest,
+        len(sources), ex.name, threads, cost[0] + cost[1] * rest,
+        row_plan.spread_seconds(cost, [len(s) for s in left], row, bandwidth, threads),
+        row, bandwidth, timed, cost[0], 1e3 * cost[1])
 
 
 def _cluster_rows(client, graph, method, options, shares, cutoff, want_pred, threads):

@@ -12,6 +12,7 @@ import os
 import pickle
 import random
 import sys
+import weakref
 
 import networkx as nx
 import numpy as np
@@ -22,6 +23,7 @@ from graphs import assert_valid_path, graph_cases, plain, random_graph
 distributed = pytest.importorskip("distributed")
 
 from nx_gpusp import distributed as nxd  # noqa: E402  (after the importorskip)
+from nx_gpusp import row_plan  # noqa: E402
 from nx_gpusp.convert import from_networkx  # noqa: E402
 from nx_gpusp.executor import get_executor  # noqa: E402
 from nx_gpusp.results import materialize  # noqa: E402
@@ -43,6 +45,19 @@ def client():
     finally:
         client.close()
         cluster.close()
+
+
+RULE = row_plan.rows_here  # the plan's rule, which the tests below replace
+
+
+@pytest.fixture(autouse=True)
+def rows_on_the_workers(monkeypatch):
+    """The rows after the timed first shares go to the workers whatever the plan would
+    say (tiny graphs cost a batch's fixed cost, which the plan keeps here): the tests
+    check the cluster's answers. The plan's own tests put its rule back. No cost is
+    kept from one test to the next."""
+    monkeypatch.setattr(row_plan, "rows_here", lambda *args: False)
+    monkeypatch.setattr(row_plan, "_COSTS", weakref.WeakKeyDictionary())
 
 
 def outcome(call):
@@ -269,13 +284,13 @@ def test_rows_stream_lazily_in_node_order(client, monkeypatch):
     G = random_graph(12, directed=True, n=160, p=0.03, labels="str")
     with CFG(device="cpu", dask_client=client), distributed.get_task_stream(client) as ts:
         rows = nx.all_pairs_dijkstra_path_length(G, backend="gpusp")
-        first = list(itertools.islice(rows, 13))  # the first share (here), 3 of a worker's
+        first = list(itertools.islice(rows, 18))  # 15 timed here, 3 of a worker's
         busy = {w for w, keys in client.processing().items()
                 if any(str(k).startswith("nx_gpusp-rows") for k in keys)}
         busy |= {w for k, holders in client.who_has().items()
                  if str(k).startswith("nx_gpusp-rows") for w in holders}
         rows.close()
-    assert [v for v, _ in first] == list(G)[:13]
+    assert [v for v, _ in first] == list(G)[:18]
     assert len(busy) == 2, "shares were not in flight on both workers at once"
     ran = len(tasks_of(ts))
     assert ran <= nxd.AHEAD_PER_THREAD * 2 + 1 < nxd.SHARES_PER_THREAD * 2, ran
@@ -286,17 +301,28 @@ def test_rows_stream_lazily_in_node_order(client, monkeypatch):
 
 # -- the plan for rows: here or on the workers --------------------------------------------
 def test_rows_here_rule():
-    """Rows are computed here when moving one takes at least what the workers save."""
-    assert nxd.rows_here(1e-3, 4 << 20, 1e9, 2)       # 4 ms to move, 0.5 ms saved
-    assert not nxd.rows_here(1e-3, 1000, 1e9, 2)      # 1 us to move, 0.5 ms saved
-    assert nxd.rows_here(1.0, 1, 1e9, 1)              # one thread saves nothing
-    assert nxd.rows_here(1.0, 1, 0, 8)                # bandwidth 0: always here
+    """Rows are computed here when the workers, moving the rows here included, would
+    not be faster; a batch's fixed cost counts once here, once a share there."""
+    assert RULE((0.0, 1e-3), [100, 100], 4 << 20, 1e9, 2)        # 4 ms to move a row
+    assert not RULE((0.0, 1e-3), [100, 100], 1000, 1e9, 2)       # 1 us to move a row
+    assert RULE((1.0, 1e-6), [100, 100, 100], 1000, 1e9, 2)      # fixed costs dominate
+    assert not RULE((0.01, 1e-3), [100, 100, 100, 100], 0, 1e9, 2)
+    assert RULE((0.0, 1.0), [5, 5], 1, 1e9, 1)                   # one thread saves nothing
+    assert RULE((0.0, 1.0), [5, 5], 1, 0, 8)                     # bandwidth 0: always here
+    assert row_plan.fitted_cost((100, 1.1), (50, 0.6)) == pytest.approx((0.1, 0.01))
+    assert row_plan.fitted_cost((100, 1.0), (50, 1.2)) == (1.0, 0.0)  # bigger: less
+    assert row_plan.fitted_cost((4, 2.0), (4, 2.0)) == (0.0, 0.5)
+    assert [list(s) for s in row_plan.cut([np.arange(3), np.arange(3, 6)], 4)] == [[4, 5]]
     assert nxd.workers_in_process({"inproc://10.0.0.1/1/2": 1, "inproc://x/1/3": 1})
     assert not nxd.workers_in_process({"inproc://x/1/3": 1, "tcp://127.0.0.1:4000": 1})
     assert not nxd.workers_in_process({})
 
 
-PLAN_GRAPH = random_graph(16, directed=True, n=80, p=0.05, weights="float")
+# the graph of the plan's tests, already on the NumPy twin's "device": every planned
+# call keeps the cost it finds
+PLAN_GRAPH = from_networkx(random_graph(16, directed=True, n=80, p=0.05, weights="float"),
+                           "weight")
+PLAN_GRAPH.on(get_executor("cpu"))
 
 
 def _plan_run(client, caplog, **config):
@@ -306,39 +332,60 @@ def _plan_run(client, caplog, **config):
     with CFG(device="cpu", dask_client=client, **config), \
             distributed.get_task_stream(client) as ts, \
             caplog.at_level(logging.INFO, logger="nx_gpusp"):
-        rows = plain(nx.all_pairs_dijkstra_path_length(PLAN_GRAPH, backend="gpusp"))
+        rows = plain(nx.all_pairs_dijkstra_path_length(PLAN_GRAPH))
     lines = [r.getMessage() for r in caplog.records if "computed here" in r.getMessage()]
     return rows, tasks_of(ts), lines
 
 
-def test_plan_keeps_rows_here_when_moving_them_dominates(client, caplog):
-    """A slow connection (dask_rows_bandwidth of 1 byte/s): after the first share,
-    timed here, the rest is computed here too, said in one log line; the same rows."""
+def _plan_expected():
     with CFG(device="cpu"):
-        expected = plain(nx.all_pairs_dijkstra_path_length(PLAN_GRAPH, backend="gpusp"))
-    rows, tasks, lines = _plan_run(client, caplog, dask_rows_bandwidth=1)
-    same(rows, expected)
-    assert tasks == [] and len(lines) == 1, (tasks, lines)
-    assert "60 of 80 sources computed here" in lines[0], lines[0]
+        return plain(nx.all_pairs_dijkstra_path_length(PLAN_GRAPH))
+
+
+def test_plan_keeps_rows_here_when_moving_them_dominates(client, caplog, monkeypatch):
+    """A slow connection (dask_rows_bandwidth of 1 byte/s): after the first share,
+    timed here, the rest is computed here too, said in one log line; the same rows.
+    The cost found (the graph already on this device) is kept with the graph: the next
+    call decides at once, every row here."""
+    monkeypatch.setattr(row_plan, "rows_here", RULE)
+    expected = _plan_expected()
+    for line in ("60 of 80 sources computed here", "80 of 80 sources computed here (cpu)"):
+        rows, tasks, lines = _plan_run(client, caplog, dask_rows_bandwidth=1)
+        same(rows, expected)
+        assert tasks == [] and len(lines) == 1, (tasks, lines)
+        assert line in lines[0], lines[0]
+    assert "an earlier call" in lines[0]
+    monkeypatch.setattr(row_plan, "_COSTS", weakref.WeakKeyDictionary())
     rows, tasks, lines = _plan_run(client, caplog, dask_rows_bandwidth=0)
     same(rows, expected)
     assert tasks == [] and len(lines) == 1
 
 
-def test_plan_spreads_rows_when_the_work_per_row_is_large(client, caplog):
-    """A fast connection: the rows after the first share come from both workers."""
-    with CFG(device="cpu"):
-        expected = plain(nx.all_pairs_dijkstra_path_length(PLAN_GRAPH, backend="gpusp"))
+def test_plan_spreads_rows_when_the_work_per_row_is_large(client, caplog, monkeypatch):
+    """A fast connection and a cost all per source (as timed on the first share and
+    half the second: here fixed, the host's timings being noise): the rows left come
+    from both workers, and on the next call (the cost kept) every share; with a
+    batch's fixed cost dominating, they are computed here."""
+    monkeypatch.setattr(row_plan, "rows_here", RULE)
+    expected = _plan_expected()
+    monkeypatch.setattr(row_plan, "fitted_cost", lambda first, second: (0.0, 1.0))
+    for shares in (nxd.SHARES_PER_THREAD * 2 - 1, nxd.SHARES_PER_THREAD * 2):
+        rows, tasks, lines = _plan_run(client, caplog, dask_rows_bandwidth=10**15)
+        same(rows, expected)
+        assert lines == [] and len(tasks) == shares, (lines, tasks)
+        assert len({worker for _, worker in tasks}) == 2
+    monkeypatch.setattr(row_plan, "_COSTS", weakref.WeakKeyDictionary())
+    monkeypatch.setattr(row_plan, "fitted_cost", lambda first, second: (1.0, 0.0))
     rows, tasks, lines = _plan_run(client, caplog, dask_rows_bandwidth=10**15)
     same(rows, expected)
-    assert lines == []
-    assert len(tasks) == nxd.SHARES_PER_THREAD * 2 - 1
-    assert len({worker for _, worker in tasks}) == 2
+    assert tasks == [] and len(lines) == 1
+    assert "50 of 80 sources computed here" in lines[0], lines[0]
 
 
-def test_plan_spreads_every_share_to_workers_in_this_process(caplog):
+def test_plan_spreads_every_share_to_workers_in_this_process(caplog, monkeypatch):
     """Workers in the caller's process hand rows over by reference: every share goes to
     them whatever the bandwidth, none is computed here."""
+    monkeypatch.setattr(row_plan, "rows_here", RULE)
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                        dashboard_address=":0", silence_logs=logging.ERROR)
     try:
@@ -346,8 +393,7 @@ def test_plan_spreads_every_share_to_workers_in_this_process(caplog):
             rows, tasks, lines = _plan_run(local, caplog, dask_rows_bandwidth=1)
     finally:
         cluster.close()
-    with CFG(device="cpu"):
-        same(rows, plain(nx.all_pairs_dijkstra_path_length(PLAN_GRAPH, backend="gpusp")))
+    same(rows, _plan_expected())
     assert lines == [] and len(tasks) == nxd.SHARES_PER_THREAD * 2
 
 
