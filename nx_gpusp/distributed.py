@@ -6,15 +6,24 @@ set to a ``distributed.Client``, the sources are cut into shares and each share 
 Dask task on one worker:
 
 - the graph goes to every worker once (``client.scatter(..., broadcast=True)``: host
-  arrays only, no labels, see ``CSRGraph.__getstate__``), and every task names that
-  one future; the scattered copy is kept for later calls on the same graph and client
-  (Dask's active memory manager may drop spare copies between calls: a worker then
-  gets the graph from a peer, not from the client);
+  arrays only, no labels, see ``CSRGraph.__getstate__``) and is kept for later calls
+  on the same graph and client; each worker process keeps its own copy with its
+  device arrays (:func:`kept_graph`, the WORKER_GRAPHS most recent), although Dask's
+  active memory manager drops spare replicas between calls. Tasks name the graph by
+  its key (:class:`GraphKey`), so that none waits for a replica to reach its worker;
+  a worker without a copy (one that joined later) answers :class:`Missing` and the
+  share runs again with the graph's future as its argument;
 - a task runs the same solver as one process would, on its worker's device: the
   client's ``device`` is passed into the task ('cpu' stays the NumPy twin, 'cuda' and
   'cuda:N' become the worker's own GPU, which dask-cuda makes the first one its
   CUDA_VISIBLE_DEVICES shows, 'auto' is decided on the worker), never the worker's
   own configuration;
+- all-pairs rows are planned (nx_gpusp.row_plan): with workers in other processes,
+  whose rows cross a socket to the caller, the first share is computed on the
+  caller's device and timed, and the rest stays there when moving the rows would
+  take longer than the workers save (``dask_rows_bandwidth``); workers in the
+  caller's process (:func:`local_gpu_client`) hand rows over by reference and get
+  every share;
 - an all-pairs task returns its share's host rows (narrowed distances, and
   predecessor rows for paths); they stream back as tasks finish
   (``distributed.as_completed``) and are handed on in source order, out-of-order
