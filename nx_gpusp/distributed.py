@@ -64,16 +64,18 @@ from .solvers.apsp.measures import combine, reduce_batch, run_measure
 from .solvers.apsp.progress import Progress, logger
 
 __all__ = ["active_client", "worker_device", "local_gpu_client", "source_rows",
-           "source_statistics", "workers_in_process",
-           "scattered_graph", "kept_graph", "worker_graph", "rows_task",
-           "statistics_task", "GraphKey", "Missing",
-           "SHARES_PER_THREAD", "AHEAD_PER_THREAD", "SHARE_ROW_BYTES", "RETRIES",
-           "WORKER_GRAPHS"]
+           "source_statistics", "workers_in_process", "scattered_graph", "kept_graph",
+           "worker_graph", "rows_task", "statistics_task", "GraphKey", "Missing",
+           "SHARES_PER_THREAD", "MEASURE_SHARES_PER_THREAD", "AHEAD_PER_THREAD",
+           "SHARE_ROW_BYTES", "RETRIES", "WORKER_GRAPHS"]
 
 SHARES_PER_THREAD = 2  # shares per worker thread: some balance between workers, and a
 # retried share repeats half a thread's work at most, while shares stay large (a
 # batched method's fixed cost per batch, its rounds, is paid once per share at least)
 AHEAD_PER_THREAD = 2  # all-pairs shares in flight (or finished, unread) per thread
+MEASURE_SHARES_PER_THREAD = 1  # a measure's shares per worker thread: its sources are
+# in no order to keep, and every share pays a batched method's fixed cost again (one
+# device runs them all in as few batches as its memory holds), so each thread gets one
 SHARE_ROW_BYTES = 2 << 30  # host rows of one all-pairs share, at most
 RETRIES = 2  # Dask retries of a task that raised something other than an answer
 WORKER_GRAPHS = 2  # scattered graphs a worker process keeps (kept_graph), newest last
@@ -308,9 +310,11 @@ def _threads(client):
     return max(1, sum(client.nthreads().values()))
 
 
-def _shares(sources, threads, max_share=None):
-    """``sources`` cut into consecutive shares, about SHARES_PER_THREAD per thread."""
-    share = max(1, math.ceil(len(sources) / (SHARES_PER_THREAD * threads)))
+def _shares(sources, threads, max_share=None, per_thread=None):
+    """``sources`` cut into consecutive shares, about ``per_thread`` (default
+    SHARES_PER_THREAD) per thread, of at most ``max_share`` sources."""
+    per_thread = SHARES_PER_THREAD if per_thread is None else per_thread
+    share = max(1, math.ceil(len(sources) / (per_thread * threads)))
     if max_share is not None:
         share = max(1, min(share, max_share))
     return [sources[i:i + share] for i in range(0, len(sources), share)]
@@ -492,7 +496,7 @@ def source_statistics(ex, graph, sources, measure, options, *, what):
     if client is None or len(sources) == 0:
         return run_measure(ex, graph, sources, measure, options, what=what)
     threads = _threads(client)
-    shares = _shares(sources, threads)
+    shares = _shares(sources, threads, per_thread=MEASURE_SHARES_PER_THREAD)
     future = scattered_graph(client, graph)
     device = worker_device(get_config().device)
     token = uuid.uuid4().hex

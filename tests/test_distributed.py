@@ -276,6 +276,20 @@ def test_graph_scattered_once_and_tasks_on_both_workers(client):
     assert shares == nxd.SHARES_PER_THREAD * 2 - 1
 
 
+def test_a_measure_gives_each_worker_thread_one_share(client):
+    """A measure's shares pay a batched method's fixed cost each: one per thread, one
+    task on each worker, the same answer."""
+    G = random_graph(24, directed=False, n=60, p=0.1)
+    with CFG(device="cpu"):
+        expected = plain(nx.harmonic_centrality(G, backend="gpusp"))
+    with CFG(device="cpu", dask_client=client), distributed.get_task_stream(client) as ts:
+        got = plain(nx.harmonic_centrality(G, backend="gpusp"))
+    same(got, expected)
+    tasks = tasks_of(ts)
+    assert len(tasks) == nxd.MEASURE_SHARES_PER_THREAD * 2 == 2, tasks
+    assert len({worker for _, worker in tasks}) == 2, tasks
+
+
 def test_rows_stream_lazily_in_node_order(client, monkeypatch):
     """The first rows of the workers are read before most shares were submitted, with
     shares in flight on both workers at once; stopping early cancels the rest; rows
