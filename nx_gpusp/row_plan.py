@@ -16,7 +16,10 @@ decides where the rest goes:
 - here: ``a + c * rest``, one more call; the workers: their busiest thread, every share
   paying ``a + c * share``, plus every row moved here at ``dask_rows_bandwidth`` bytes
   per second (a configuration option, default 1 GB/s: the 2-process cluster above
-  moved 0.86 GB/s), without overlap. The rows stay here unless the workers are faster;
+  moved 0.86 GB/s), without overlap. The rows stay here unless the workers are
+  estimated GAIN (1.25) times faster: timings are noisy, and a wrong guess toward the
+  workers costs every row's move. Each worker thread is taken to compute as fast as
+  this device (its own GPU); CPU workers that share this host's cores do not;
 - the cost found on a call whose graph was already on this device (no cold start in
   the timing) is kept with the graph, so that later calls with the same method,
   options and device decide at once, without timing shares (:func:`remember`).
@@ -28,23 +31,24 @@ where the rows are computed, never their values.
 import time
 import weakref
 
-__all__ = ["rows_here", "fitted_cost", "spread_seconds", "cut", "timed", "plan_key",
+__all__ = ["GAIN", "rows_here", "fitted_cost", "spread_seconds", "cut", "timed", "plan_key",
            "remembered", "remember"]
 
 _COSTS = weakref.WeakKeyDictionary()  # CSRGraph -> {plan_key: (cost, bytes a row)}
+GAIN = 1.25  # the workers' estimate must be this many times shorter than here's
 
 
 def rows_here(cost, shares, bytes_per_source, bandwidth, threads):
-    """True (compute the rows of ``shares``, their sizes, here) when the workers would
-    not be faster: ``cost`` = (a, c) of one device, ``bandwidth`` in bytes per second
-    (0: always here), ``threads`` the workers' threads::
+    """True (compute the rows of ``shares``, their sizes, here) unless the workers
+    would be GAIN times faster: ``cost`` = (a, c) of one device, ``bandwidth`` in bytes
+    per second (0: always here), ``threads`` the workers' threads::
 
-        a + c * sum(shares)  <=  max over threads of sum(a + c * share)
-                                 + sum(shares) * bytes_per_source / bandwidth
+        a + c * sum(shares)  <=  GAIN * (max over threads of sum(a + c * share)
+                                         + sum(shares) * bytes_per_source / bandwidth)
     """
     if bandwidth <= 0:
         return True
-    return spread_seconds(cost, shares, bytes_per_source, bandwidth, threads) >= \
+    return GAIN * spread_seconds(cost, shares, bytes_per_source, bandwidth, threads) >= \
         cost[0] + cost[1] * sum(shares)
 
 

@@ -322,6 +322,8 @@ def test_rows_here_rule():
     assert RULE((1.0, 1e-6), [100, 100, 100], 1000, 1e9, 2)      # fixed costs dominate
     assert not RULE((0.01, 1e-3), [100, 100, 100, 100], 0, 1e9, 2)
     assert RULE((0.0, 1.0), [5, 5], 1, 1e9, 1)                   # one thread saves nothing
+    assert RULE((0.0, 1.0), [10, 2], 0, 1e9, 2)       # 1.2x faster there: not enough
+    assert not RULE((0.0, 1.0), [10, 3], 0, 1e9, 2)   # 1.3x: row_plan.GAIN = 1.25
     assert RULE((0.0, 1.0), [5, 5], 1, 0, 8)                     # bandwidth 0: always here
     assert row_plan.fitted_cost((100, 1.1), (50, 0.6)) == pytest.approx((0.1, 0.01))
     assert row_plan.fitted_cost((100, 1.0), (50, 1.2)) == (1.0, 0.0)  # bigger: less
