@@ -406,11 +406,14 @@ def _planned_rows(client, ex, graph, method, options, sources, cutoff, want_pred
     With workers in other processes the first share is computed here and timed: where
     even at that share's cost per source the workers would not be faster, the rest
     follows here; else half a share more is timed and the plan decides again on the
-    shares left. A cost kept from an earlier call decides at once."""
+    shares left. A cost kept from an earlier call decides at once. A caller without a
+    GPU under device 'auto' cannot time the workers' devices (each decides its own):
+    every share goes to them."""
     nthreads = client.nthreads()
     threads = max(1, sum(nthreads.values()))
     shares = _shares(sources, threads, SHARE_ROW_BYTES // _row_bytes(graph, want_pred))
-    if not workers_in_process(nthreads):
+    same_kind = ex.is_cuda or get_config().device == "cpu"
+    if same_kind and not workers_in_process(nthreads):
         bandwidth = get_config().dask_rows_bandwidth
         key = row_plan.plan_key(ex, method, options, cutoff, want_pred)
         kept = row_plan.remembered(graph, key)

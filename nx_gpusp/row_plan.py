@@ -24,7 +24,10 @@ decides where the rest goes:
   the timing) is kept with the graph, so that later calls with the same method,
   options and device decide at once, without timing shares (:func:`remember`).
 
-The decision is logged on the ``nx_gpusp`` logger when the rows stay here. It changes
+The plan runs where this device is of the workers' kind: CUDA, or the NumPy twin
+asked for by name (``device="cpu"``); a caller without a GPU under ``device="auto"``
+sends every share to the workers. The decision is logged on the ``nx_gpusp`` logger
+when the rows stay here. It changes
 where the rows are computed, never their values.
 """
 

@@ -25,7 +25,7 @@ distributed = pytest.importorskip("distributed")
 from nx_gpusp import distributed as nxd  # noqa: E402  (after the importorskip)
 from nx_gpusp import row_plan  # noqa: E402
 from nx_gpusp.convert import from_networkx  # noqa: E402
-from nx_gpusp.executor import get_executor  # noqa: E402
+from nx_gpusp.executor import cuda_available, get_executor  # noqa: E402
 from nx_gpusp.results import materialize  # noqa: E402
 
 CASES = graph_cases(6, seed=18)
@@ -345,7 +345,8 @@ def _plan_run(client, caplog, **config):
     """(rows, nx_gpusp tasks, the plan's log lines) of all_pairs_dijkstra_path_length on
     PLAN_GRAPH through ``client``."""
     caplog.clear()
-    with CFG(device="cpu", dask_client=client, **config), \
+    config.setdefault("device", "cpu")
+    with CFG(dask_client=client, **config), \
             distributed.get_task_stream(client) as ts, \
             caplog.at_level(logging.INFO, logger="nx_gpusp"):
         rows = plain(nx.all_pairs_dijkstra_path_length(PLAN_GRAPH))
@@ -375,6 +376,11 @@ def test_plan_keeps_rows_here_when_moving_them_dominates(client, caplog, monkeyp
     rows, tasks, lines = _plan_run(client, caplog, dask_rows_bandwidth=0)
     same(rows, expected)
     assert tasks == [] and len(lines) == 1
+    if not cuda_available():  # 'auto' is the twin here, the workers' devices unknown
+        rows, tasks, lines = _plan_run(client, caplog, dask_rows_bandwidth=0,
+                                       device="auto")
+        same(rows, expected)
+        assert lines == [] and len(tasks) == nxd.SHARES_PER_THREAD * 2
 
 
 def test_plan_spreads_rows_when_the_work_per_row_is_large(client, caplog, monkeypatch):
