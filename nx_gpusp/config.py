@@ -70,6 +70,11 @@ OPTIONS = {
     "dask_client": (None, "a distributed.Client: the all-pairs functions, johnson and the "
                           "all-pairs measures split their sources across its workers "
                           "(None: this process only)"),
+    "dask_rows_bandwidth": (
+        1_000_000_000,
+        "bytes per second at which all-pairs rows reach this process from Dask workers "
+        "in other processes: the rows are computed here instead when moving them would "
+        "take longer than the workers save (0: always here)"),
 }
 # options that no environment variable can give (a live object)
 NOT_FROM_ENVIRONMENT = ("dask_client",)
@@ -178,6 +183,7 @@ class GpuspConfig(Config):
     cpu_min_edges: int = 50_000
     cpu_min_edges_bfs: int = 200_000
     dask_client: object = None
+    dask_rows_bandwidth: int = 1_000_000_000
 
     def _on_setattr(self, key, value):
         if key not in OPTIONS:

@@ -166,11 +166,11 @@ def matrix_block(ex, graph, rows, cols, method, options, array):
 
 def matrix_task(graph, rows, cols, method, options, array, device):
     """A worker's block of rows (run by Dask on the worker's own device)."""
-    from .distributed import _task_device
+    from .distributed import _task_device, kept_graph
     from .executor import get_executor
 
-    return matrix_block(get_executor(_task_device(device)), graph, rows, cols, method,
-                        options, array)
+    return matrix_block(get_executor(_task_device(device)), kept_graph(graph), rows, cols,
+                        method, options, array)
 
 
 def _dask_matrix(client, graph, rows, cols, width, method, options, array):

@@ -6,15 +6,24 @@ set to a ``distributed.Client``, the sources are cut into shares and each share 
 Dask task on one worker:
 
 - the graph goes to every worker once (``client.scatter(..., broadcast=True)``: host
-  arrays only, no labels, see ``CSRGraph.__getstate__``), and every task names that
-  one future; the scattered copy is kept for later calls on the same graph and client
-  (Dask's active memory manager may drop spare copies between calls: a worker then
-  gets the graph from a peer, not from the client);
+  arrays only, no labels, see ``CSRGraph.__getstate__``) and is kept for later calls
+  on the same graph and client; each worker process keeps its own copy with its
+  device arrays (:func:`kept_graph`, the WORKER_GRAPHS most recent), although Dask's
+  active memory manager drops spare replicas between calls. Tasks name the graph by
+  its key (:class:`GraphKey`), so that none waits for a replica to reach its worker;
+  a worker without a copy (one that joined later) answers :class:`Missing` and the
+  share runs again with the graph's future as its argument;
 - a task runs the same solver as one process would, on its worker's device: the
   client's ``device`` is passed into the task ('cpu' stays the NumPy twin, 'cuda' and
   'cuda:N' become the worker's own GPU, which dask-cuda makes the first one its
   CUDA_VISIBLE_DEVICES shows, 'auto' is decided on the worker), never the worker's
   own configuration;
+- all-pairs rows are planned (nx_gpusp.row_plan): with workers in other processes,
+  whose rows cross a socket to the caller, the first share is computed on the
+  caller's device and timed, and the rest stays there when moving the rows would
+  take longer than the workers save (``dask_rows_bandwidth``); workers in the
+  caller's process (:func:`local_gpu_client`) hand rows over by reference and get
+  every share;
 - an all-pairs task returns its share's host rows (narrowed distances, and
   predecessor rows for paths); they stream back as tasks finish
   (``distributed.as_completed``) and are handed on in source order, out-of-order
@@ -37,6 +46,7 @@ call them whatever the configuration.
 """
 
 import math
+import threading
 import uuid
 import weakref
 
@@ -45,6 +55,7 @@ import numpy as np
 
 from .config import get_config
 from .executor import get_executor
+from . import row_plan
 from .graph import CSRGraph
 from .solvers.answers import rows_to_host
 from .solvers.sssp.tree import row_trees
@@ -53,16 +64,21 @@ from .solvers.apsp.measures import combine, reduce_batch, run_measure
 from .solvers.apsp.progress import Progress, logger
 
 __all__ = ["active_client", "worker_device", "local_gpu_client", "source_rows",
-           "source_statistics",
-           "scattered_graph", "rows_task", "statistics_task", "SHARES_PER_THREAD",
-           "AHEAD_PER_THREAD", "SHARE_ROW_BYTES", "RETRIES"]
+           "source_statistics", "workers_in_process", "scattered_graph", "kept_graph",
+           "worker_graph", "rows_task", "statistics_task", "GraphKey", "Missing",
+           "SHARES_PER_THREAD", "MEASURE_SHARES_PER_THREAD", "AHEAD_PER_THREAD",
+           "SHARE_ROW_BYTES", "RETRIES", "WORKER_GRAPHS"]
 
 SHARES_PER_THREAD = 2  # shares per worker thread: some balance between workers, and a
 # retried share repeats half a thread's work at most, while shares stay large (a
 # batched method's fixed cost per batch, its rounds, is paid once per share at least)
 AHEAD_PER_THREAD = 2  # all-pairs shares in flight (or finished, unread) per thread
+MEASURE_SHARES_PER_THREAD = 1  # a measure's shares per worker thread: its sources are
+# in no order to keep, and every share pays a batched method's fixed cost again (one
+# device runs them all in as few batches as its memory holds), so each thread gets one
 SHARE_ROW_BYTES = 2 << 30  # host rows of one all-pairs share, at most
 RETRIES = 2  # Dask retries of a task that raised something other than an answer
+WORKER_GRAPHS = 2  # scattered graphs a worker process keeps (kept_graph), newest last
 # errors that are the answer to the call: raised on the client, never retried
 ANSWERS = (nx.NetworkXException, ValueError, TypeError, ArithmeticError,
            NotImplementedError)
@@ -82,18 +98,24 @@ def worker_device(device):
 
 # -- the graph on the workers ------------------------------------------------------------
 _SCATTERED = weakref.WeakKeyDictionary()  # CSRGraph -> (client id, Future)
+SCATTER_KEY = "_nx_gpusp_scatter_key"  # a worker copy's attribute: its Dask key
+_KEPT = {}  # on a worker: scatter key -> its CSRGraph (kept_graph), newest last
+_KEPT_LOCK = threading.Lock()  # worker threads of one process share _KEPT
 
 
-def _worker_copy(graph):
+def _worker_copy(graph, key=None):
     """What a worker needs of ``graph``: its arrays and flags (shared, not copied), and
     the contraction hierarchies it holds (host arrays: a worker does not build them
-    again), without labels, device copies or derived graphs."""
+    again), without labels, device copies or derived graphs; ``key`` names it for
+    :func:`kept_graph`."""
     from .solvers.apsp.phast_batched import shared_hierarchies
 
     copy = CSRGraph(graph.indptr, graph.indices, graph.weights, directed=graph.directed,
                     multigraph=graph.multigraph, weighted=graph.weighted,
                     weight_attr=graph.weight_attr, number_of_edges=graph._number_of_edges)
     copy.__dict__.update(shared_hierarchies(graph))
+    if key is not None:
+        copy.__dict__[SCATTER_KEY] = key
     return copy
 
 
@@ -104,9 +126,83 @@ def scattered_graph(client, graph):
     if entry is not None and entry[0] == client.id and entry[1].status == "finished":
         return entry[1]
     key = f"nx_gpusp-graph-{uuid.uuid4().hex}"
-    future = client.scatter({key: _worker_copy(graph)}, broadcast=True, hash=False)[key]
+    future = client.scatter({key: _worker_copy(graph, key)}, broadcast=True,
+                            hash=False)[key]
+    client.run(_keep_scattered, key)
     _SCATTERED[graph] = (client.id, future)
     return future
+
+
+def _keep(key, graph):
+    """The graph kept under ``key`` (``graph`` when none was), now the most recent."""
+    with _KEPT_LOCK:
+        kept = _KEPT.pop(key, None)
+        if kept is None:
+            kept = graph
+        if kept is not None:
+            _KEPT[key] = kept
+        while len(_KEPT) > WORKER_GRAPHS:
+            del _KEPT[next(iter(_KEPT))]
+    return kept
+
+
+def kept_graph(graph):
+    """On a worker: the first copy of a scattered graph that this process received
+    under its key, with the device copies and derived graphs that earlier tasks made.
+
+    Dask's active memory manager drops spare replicas between calls; a worker handed
+    the graph again (from a peer) would otherwise upload it to its device again at
+    every call. A process keeps the WORKER_GRAPHS most recently used graphs."""
+    key = graph.__dict__.get(SCATTER_KEY)
+    return graph if key is None else _keep(key, graph)
+
+
+def _keep_scattered(key, dask_worker=None):
+    """Run on every worker right after the scatter (``client.run``): the worker's
+    replica kept before Dask's memory manager can drop it."""
+    graph = dask_worker.data.get(key) if dask_worker is not None else None
+    if graph is not None:
+        _keep(key, graph)
+
+
+class GraphKey:
+    """A scattered graph named by its Dask key, not a dependency of the task: the task
+    does not wait for a replica to reach its worker (:func:`worker_graph`)."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key):
+        self.key = key
+
+    def __getstate__(self):
+        return self.key
+
+    def __setstate__(self, key):
+        self.key = key
+
+
+class Missing:
+    """A task's answer when its worker holds no copy of the graph it names: the client
+    runs it again with the graph's future."""
+
+
+def worker_graph(graph):
+    """On a worker: the graph a task names, the scattered future resolved (a CSRGraph)
+    or a :class:`GraphKey`: the copy this process keeps, else the worker's replica;
+    None when the worker has neither (it joined after the scatter, or Dask dropped its
+    replica before it was kept)."""
+    if not isinstance(graph, GraphKey):
+        return kept_graph(graph)
+    found = _keep(graph.key, None)
+    if found is None:
+        try:
+            from distributed import get_worker
+
+            found = get_worker().data.get(graph.key)
+        except (ValueError, KeyError):  # not on a worker, or dropped meanwhile
+            return None
+        found = None if found is None else _keep(graph.key, found)
+    return found
 
 
 # -- tasks (run on the workers) ----------------------------------------------------------
@@ -150,12 +246,18 @@ def _task_device(device):
 def rows_task(graph, sources, method, options, cutoff, want_pred, device):
     """A worker's share of all-pairs rows: the list of its device batches' host rows
     (each batch narrowed on its own, as in one process)."""
+    graph = worker_graph(graph)
+    if graph is None:
+        return Missing()
     ex = get_executor(_task_device(device))
     return list(_local_rows(ex, graph, method, options, sources, cutoff, want_pred))
 
 
 def statistics_task(graph, sources, measure, options, device):
     """A worker's share of a measure: the Partial of its sources."""
+    graph = worker_graph(graph)
+    if graph is None:
+        return Missing()
     return reduce_batch(get_executor(_task_device(device)), graph, sources, measure,
                         options)
 
@@ -208,9 +310,11 @@ def _threads(client):
     return max(1, sum(client.nthreads().values()))
 
 
-def _shares(sources, threads, max_share=None):
-    """``sources`` cut into consecutive shares, about SHARES_PER_THREAD per thread."""
-    share = max(1, math.ceil(len(sources) / (SHARES_PER_THREAD * threads)))
+def _shares(sources, threads, max_share=None, per_thread=None):
+    """``sources`` cut into consecutive shares, about ``per_thread`` (default
+    SHARES_PER_THREAD) per thread, of at most ``max_share`` sources."""
+    per_thread = SHARES_PER_THREAD if per_thread is None else per_thread
+    share = max(1, math.ceil(len(sources) / (per_thread * threads)))
     if max_share is not None:
         share = max(1, min(share, max_share))
     return [sources[i:i + share] for i in range(0, len(sources), share)]
@@ -229,24 +333,34 @@ def _row_bytes(graph, want_pred):
 
 
 def _in_order(client, submit, count, ahead):
-    """The values of tasks 0..count-1 in that order, as they finish: ``submit(i)``
-    starts task i, at most ``ahead`` of them beyond the one the reader waits for.
-    Unread tasks are cancelled when the reader stops early."""
+    """The values of tasks 0..count-1 in that order, as they finish: ``submit(i, False)``
+    starts task i naming the graph by its key, at most ``ahead`` of them beyond the one
+    the reader waits for; a task that answers Missing runs again as
+    ``submit(i, True)``, with the graph's future. Unread tasks are cancelled when the
+    reader stops early."""
     from distributed import as_completed
 
     done = as_completed(loop=client.loop, with_results=True)
     futures, index, ready = {}, {}, {}
     submitted = wanted = 0
+
+    def start(i, attached):
+        future = futures[i] = submit(i, attached)
+        index[future.key] = i
+        done.add(future)
+
     try:
         while wanted < count:
             while submitted < count and submitted - wanted < ahead:
-                future = futures[submitted] = submit(submitted)
-                index[future.key] = submitted
-                done.add(future)
+                start(submitted, False)
                 submitted += 1
             while wanted not in ready:
                 future, value = next(done)
-                ready[index.pop(future.key)] = value
+                i = index.pop(future.key)
+                if isinstance(value, Missing):
+                    start(i, True)
+                else:
+                    ready[i] = value
             value = ready.pop(wanted)
             del futures[wanted]
             wanted += 1
@@ -262,37 +376,115 @@ def _in_order(client, submit, count, ahead):
                 pass
 
 
-def _task_key(kind, token, i):
-    return f"nx_gpusp-{kind}-{token}-{i}"
+def _task_key(kind, token, i, attached=False):
+    return f"nx_gpusp-{kind}-{token}-{i}" + ("-with-graph" if attached else "")
 
 
 def source_rows(ex, graph, method, options, *, cutoff, want_pred, sources=None):
     """The rows of an all-pairs method (a Method; ``options`` already checked) from
     ``sources`` (default: every vertex), in source order: (sources, distance rows,
     predecessor rows or None) host arrays, one tuple per device batch. On the workers
-    of ``dask_client`` when one is set, else on ``ex``."""
+    of ``dask_client`` when one is set and the plan (:func:`rows_here`) sends them
+    there, else on ``ex``."""
     sources = np.arange(graph.n, dtype=np.int64) if sources is None else \
         np.asarray(sources, dtype=np.int64)
     client = active_client()
     if client is None or len(sources) == 0:
         return _local_rows(ex, graph, method, options, sources, cutoff, want_pred)
-    return _cluster_rows(client, graph, method, options, sources, cutoff, want_pred)
+    return _planned_rows(client, ex, graph, method, options, sources, cutoff, want_pred)
 
 
-def _cluster_rows(client, graph, method, options, sources, cutoff, want_pred):
-    threads = _threads(client)
+def workers_in_process(nthreads):
+    """True when every worker (``client.nthreads()``: address -> threads) runs in this
+    process (``inproc://`` addresses: ``LocalCluster(processes=False)``,
+    :func:`local_gpu_client`): their results reach the caller by reference."""
+    return bool(nthreads) and all(str(a).startswith("inproc://") for a in nthreads)
+
+
+def _planned_rows(client, ex, graph, method, options, sources, cutoff, want_pred):
+    """The rows on the cluster, or here where the plan (nx_gpusp.row_plan) says so.
+    With workers in other processes the first share is computed here and timed: where
+    even at that share's cost per source the workers would not be faster, the rest
+    follows here; else half a share more is timed and the plan decides again on the
+    shares left. A cost kept from an earlier call decides at once. A caller without a
+    GPU under device 'auto' cannot time the workers' devices (each decides its own):
+    every share goes to them."""
+    nthreads = client.nthreads()
+    threads = max(1, sum(nthreads.values()))
     shares = _shares(sources, threads, SHARE_ROW_BYTES // _row_bytes(graph, want_pred))
+    same_kind = ex.is_cuda or get_config().device == "cpu"
+    if same_kind and not workers_in_process(nthreads):
+        bandwidth = get_config().dask_rows_bandwidth
+        key = row_plan.plan_key(ex, method, options, cutoff, want_pred)
+        kept = row_plan.remembered(graph, key)
+        if kept is not None:
+            cost, row = kept
+            if row_plan.rows_here(cost, [len(s) for s in shares], row, bandwidth, threads):
+                _log_here(ex, method, threads, sources, 0, cost, shares, row, bandwidth)
+                yield from _local_rows(ex, graph, method, options, sources, cutoff,
+                                       want_pred)
+                return
+        else:
+            warm = ex.name in graph._device  # no upload or first use in the timing
+            graph.on(ex)
+            timings, done = [], 0
+            for probe in (shares[0], shares[1][:len(shares[0]) // 2] if len(shares) > 1
+                          else []):
+                if len(probe) == 0:
+                    break
+                clock = [0.0, 0]
+                yield from row_plan.timed(_local_rows(ex, graph, method, options, probe,
+                                                      cutoff, want_pred), clock)
+                done += len(probe)
+                timings.append((len(probe), clock[0], clock[1]))
+                row = sum(t[2] for t in timings) / done
+                cost = (0.0, clock[0] / len(probe)) if len(timings) == 1 else \
+                    row_plan.fitted_cost(*(t[:2] for t in timings))
+                if warm:
+                    row_plan.remember(graph, key, cost, row)
+                left = row_plan.cut(shares, done)
+                if not left:
+                    return
+                if row_plan.rows_here(cost, [len(s) for s in left], row, bandwidth,
+                                      threads):
+                    _log_here(ex, method, threads, sources, done, cost, left, row,
+                              bandwidth)
+                    yield from _local_rows(ex, graph, method, options, sources[done:],
+                                           cutoff, want_pred)
+                    return
+            shares = row_plan.cut(shares, done)
+    yield from _cluster_rows(client, graph, method, options, shares, cutoff, want_pred,
+                             threads)
+
+
+def _log_here(ex, method, threads, sources, done, cost, left, row, bandwidth):
+    """The plan's one log line when rows stay here."""
+    rest = len(sources) - done
+    timed = f"the first {done} sources" if done else "an earlier call"
+    logger.info(
+        "all-pairs %s: %d of %d sources computed here (%s), not on the %d Dask worker "
+        "thread(s) in other processes: %.3g s here against %.3g s there, moving the rows "
+        "here included (%.0f bytes a row at dask_rows_bandwidth=%d bytes/s); one "
+        "device's cost timed on %s: %.3g s a batch, %.3g ms a source", method.name, rest,
+        len(sources), ex.name, threads, cost[0] + cost[1] * rest,
+        row_plan.spread_seconds(cost, [len(s) for s in left], row, bandwidth, threads),
+        row, bandwidth, timed, cost[0], 1e3 * cost[1])
+
+
+def _cluster_rows(client, graph, method, options, shares, cutoff, want_pred, threads):
     future = scattered_graph(client, graph)
     device = worker_device(get_config().device)
     token = uuid.uuid4().hex
     logger.info("all-pairs %s: %d sources in %d shares on %d Dask worker thread(s) "
-                "(dashboard: %s)", method.name, len(sources), len(shares), threads,
-                client.dashboard_link)
+                "(dashboard: %s)", method.name, sum(map(len, shares)), len(shares),
+                threads, client.dashboard_link)
 
-    def submit(i):
-        return client.submit(_answer, rows_task, future, shares[i], method, options, cutoff,
-                             want_pred, device, key=_task_key("rows", token, i),
-                             retries=RETRIES, pure=False)
+    def submit(i, attached):
+        return client.submit(_answer, rows_task,
+                             future if attached else GraphKey(future.key),
+                             shares[i], method, options, cutoff, want_pred, device,
+                             key=_task_key("rows", token, i, attached), retries=RETRIES,
+                             pure=False)
 
     for batches in _in_order(client, submit, len(shares), AHEAD_PER_THREAD * threads):
         yield from batches
@@ -307,16 +499,18 @@ def source_statistics(ex, graph, sources, measure, options, *, what):
     if client is None or len(sources) == 0:
         return run_measure(ex, graph, sources, measure, options, what=what)
     threads = _threads(client)
-    shares = _shares(sources, threads)
+    shares = _shares(sources, threads, per_thread=MEASURE_SHARES_PER_THREAD)
     future = scattered_graph(client, graph)
     device = worker_device(get_config().device)
     token = uuid.uuid4().hex
     logger.info("%s: %d sources in %d shares on %d Dask worker thread(s) (dashboard: %s)",
                 what, len(sources), len(shares), threads, client.dashboard_link)
 
-    def submit(i):
-        return client.submit(_answer, statistics_task, future, shares[i], tuple(measure),
-                             options, device, key=_task_key("statistics", token, i),
+    def submit(i, attached):
+        return client.submit(_answer, statistics_task,
+                             future if attached else GraphKey(future.key),
+                             shares[i], tuple(measure), options, device,
+                             key=_task_key("statistics", token, i, attached),
                              retries=RETRIES, pure=False)
 
     progress = Progress(what, len(sources))

@@ -12,6 +12,7 @@ import os
 import pickle
 import random
 import sys
+import weakref
 
 import networkx as nx
 import numpy as np
@@ -22,8 +23,9 @@ from graphs import assert_valid_path, graph_cases, plain, random_graph
 distributed = pytest.importorskip("distributed")
 
 from nx_gpusp import distributed as nxd  # noqa: E402  (after the importorskip)
+from nx_gpusp import row_plan  # noqa: E402
 from nx_gpusp.convert import from_networkx  # noqa: E402
-from nx_gpusp.executor import get_executor  # noqa: E402
+from nx_gpusp.executor import cuda_available, get_executor  # noqa: E402
 from nx_gpusp.results import materialize  # noqa: E402
 
 CASES = graph_cases(6, seed=18)
@@ -43,6 +45,19 @@ def client():
     finally:
         client.close()
         cluster.close()
+
+
+RULE = row_plan.rows_here  # the plan's rule, which the tests below replace
+
+
+@pytest.fixture(autouse=True)
+def rows_on_the_workers(monkeypatch):
+    """The rows after the timed first shares go to the workers whatever the plan would
+    say (tiny graphs cost a batch's fixed cost, which the plan keeps here): the tests
+    check the cluster's answers. The plan's own tests put its rule back. No cost is
+    kept from one test to the next."""
+    monkeypatch.setattr(row_plan, "rows_here", lambda *args: False)
+    monkeypatch.setattr(row_plan, "_COSTS", weakref.WeakKeyDictionary())
 
 
 def outcome(call):
@@ -132,8 +147,9 @@ ROW_CALLS = [
 def test_rows_agree_with_one_process(client, name, kwargs, case):
     _, G = CASES[case]
     func = getattr(nx, name)
+    # one source is one share, computed here (the plan: nothing to spread)
     expected = compare(client, lambda: func(G, backend="gpusp", **kwargs),
-                       expect_tasks=len(G) > 0)
+                       expect_tasks=len(G) > 1)
     if expected[0] == "ok" and name in ("all_pairs_dijkstra_path", "all_pairs_shortest_path"):
         lengths = dict(nx.all_pairs_dijkstra_path_length(
             G, weight=None if "shortest" in name else "weight"))
@@ -250,28 +266,204 @@ def test_graph_scattered_once_and_tasks_on_both_workers(client):
     # broadcast to both; Dask's active memory manager (on by default) may since have
     # dropped the spare copy, which a worker then gets from its peer, not the client
     assert 1 <= len(holders) <= 2, holders
+    kept = client.run(lambda: list(nxd._KEPT))  # each worker's own copy, kept
+    assert all(list(graphs)[0] in keys for keys in kept.values()), kept
     tasks = tasks_of(ts)
     assert {prefix for prefix, _ in tasks} == {"nx_gpusp-rows"}
     assert len({worker for _, worker in tasks}) == 2, "one worker did all the work"
     shares = len(tasks) // 2
-    assert shares == nxd.SHARES_PER_THREAD * 2  # 120 sources, 2 threads
+    # 120 sources, 2 threads: the first share computed here, timed (the plan)
+    assert shares == nxd.SHARES_PER_THREAD * 2 - 1
+
+
+def test_a_measure_gives_each_worker_thread_one_share(client):
+    """A measure's shares pay a batched method's fixed cost each: one per thread, one
+    task on each worker, the same answer."""
+    G = random_graph(24, directed=False, n=60, p=0.1)
+    with CFG(device="cpu"):
+        expected = plain(nx.harmonic_centrality(G, backend="gpusp"))
+    with CFG(device="cpu", dask_client=client), distributed.get_task_stream(client) as ts:
+        got = plain(nx.harmonic_centrality(G, backend="gpusp"))
+    same(got, expected)
+    tasks = tasks_of(ts)
+    assert len(tasks) == nxd.MEASURE_SHARES_PER_THREAD * 2 == 2, tasks
+    assert len({worker for _, worker in tasks}) == 2, tasks
 
 
 def test_rows_stream_lazily_in_node_order(client, monkeypatch):
-    """The first row is read before most shares were submitted; stopping early
-    cancels the rest; rows come in NetworkX's node order."""
-    monkeypatch.setattr(nxd, "SHARES_PER_THREAD", 8)  # 16 shares, 4 in flight
+    """The first rows of the workers are read before most shares were submitted, with
+    shares in flight on both workers at once; stopping early cancels the rest; rows
+    come in NetworkX's node order."""
+    monkeypatch.setattr(nxd, "SHARES_PER_THREAD", 8)  # 16 shares of 10, 4 in flight
     G = random_graph(12, directed=True, n=160, p=0.03, labels="str")
     with CFG(device="cpu", dask_client=client), distributed.get_task_stream(client) as ts:
         rows = nx.all_pairs_dijkstra_path_length(G, backend="gpusp")
-        first = list(itertools.islice(rows, 3))
+        first = list(itertools.islice(rows, 18))  # 15 timed here, 3 of a worker's
+        busy = {w for w, keys in client.processing().items()
+                if any(str(k).startswith("nx_gpusp-rows") for k in keys)}
+        busy |= {w for k, holders in client.who_has().items()
+                 if str(k).startswith("nx_gpusp-rows") for w in holders}
         rows.close()
-    assert [v for v, _ in first] == list(G)[:3]
+    assert [v for v, _ in first] == list(G)[:18]
+    assert len(busy) == 2, "shares were not in flight on both workers at once"
     ran = len(tasks_of(ts))
     assert ran <= nxd.AHEAD_PER_THREAD * 2 + 1 < nxd.SHARES_PER_THREAD * 2, ran
     with CFG(device="cpu", dask_client=client):
         assert [v for v, _ in nx.all_pairs_dijkstra_path_length(G, backend="gpusp")] == \
             list(G)
+
+
+# -- the plan for rows: here or on the workers --------------------------------------------
+def test_rows_here_rule():
+    """Rows are computed here when the workers, moving the rows here included, would
+    not be faster; a batch's fixed cost counts once here, once a share there."""
+    assert RULE((0.0, 1e-3), [100, 100], 4 << 20, 1e9, 2)        # 4 ms to move a row
+    assert not RULE((0.0, 1e-3), [100, 100], 1000, 1e9, 2)       # 1 us to move a row
+    assert RULE((1.0, 1e-6), [100, 100, 100], 1000, 1e9, 2)      # fixed costs dominate
+    assert not RULE((0.01, 1e-3), [100, 100, 100, 100], 0, 1e9, 2)
+    assert RULE((0.0, 1.0), [5, 5], 1, 1e9, 1)                   # one thread saves nothing
+    assert RULE((0.0, 1.0), [10, 2], 0, 1e9, 2)       # 1.2x faster there: not enough
+    assert not RULE((0.0, 1.0), [10, 3], 0, 1e9, 2)   # 1.3x: row_plan.GAIN = 1.25
+    assert RULE((0.0, 1.0), [5, 5], 1, 0, 8)                     # bandwidth 0: always here
+    assert row_plan.fitted_cost((100, 1.1), (50, 0.6)) == pytest.approx((0.1, 0.01))
+    assert row_plan.fitted_cost((100, 1.0), (50, 1.2)) == (1.0, 0.0)  # bigger: less
+    assert row_plan.fitted_cost((4, 2.0), (4, 2.0)) == (0.0, 0.5)
+    assert [list(s) for s in row_plan.cut([np.arange(3), np.arange(3, 6)], 4)] == [[4, 5]]
+    assert nxd.workers_in_process({"inproc://10.0.0.1/1/2": 1, "inproc://x/1/3": 1})
+    assert not nxd.workers_in_process({"inproc://x/1/3": 1, "tcp://127.0.0.1:4000": 1})
+    assert not nxd.workers_in_process({})
+
+
+# the graph of the plan's tests, already on the NumPy twin's "device": every planned
+# call keeps the cost it finds
+PLAN_GRAPH = from_networkx(random_graph(16, directed=True, n=80, p=0.05, weights="float"),
+                           "weight")
+PLAN_GRAPH.on(get_executor("cpu"))
+
+
+def _plan_run(client, caplog, **config):
+    """(rows, nx_gpusp tasks, the plan's log lines) of all_pairs_dijkstra_path_length on
+    PLAN_GRAPH through ``client``."""
+    caplog.clear()
+    config.setdefault("device", "cpu")
+    with CFG(dask_client=client, **config), \
+            distributed.get_task_stream(client) as ts, \
+            caplog.at_level(logging.INFO, logger="nx_gpusp"):
+        rows = plain(nx.all_pairs_dijkstra_path_length(PLAN_GRAPH))
+    lines = [r.getMessage() for r in caplog.records if "computed here" in r.getMessage()]
+    return rows, tasks_of(ts), lines
+
+
+def _plan_expected():
+    with CFG(device="cpu"):
+        return plain(nx.all_pairs_dijkstra_path_length(PLAN_GRAPH))
+
+
+def test_plan_keeps_rows_here_when_moving_them_dominates(client, caplog, monkeypatch):
+    """A slow connection (dask_rows_bandwidth of 1 byte/s): after the first share,
+    timed here, the rest is computed here too, said in one log line; the same rows.
+    The cost found (the graph already on this device) is kept with the graph: the next
+    call decides at once, every row here."""
+    monkeypatch.setattr(row_plan, "rows_here", RULE)
+    expected = _plan_expected()
+    for line in ("60 of 80 sources computed here", "80 of 80 sources computed here (cpu)"):
+        rows, tasks, lines = _plan_run(client, caplog, dask_rows_bandwidth=1)
+        same(rows, expected)
+        assert tasks == [] and len(lines) == 1, (tasks, lines)
+        assert line in lines[0], lines[0]
+    assert "an earlier call" in lines[0]
+    monkeypatch.setattr(row_plan, "_COSTS", weakref.WeakKeyDictionary())
+    rows, tasks, lines = _plan_run(client, caplog, dask_rows_bandwidth=0)
+    same(rows, expected)
+    assert tasks == [] and len(lines) == 1
+    if not cuda_available():  # 'auto' is the twin here, the workers' devices unknown
+        rows, tasks, lines = _plan_run(client, caplog, dask_rows_bandwidth=0,
+                                       device="auto")
+        same(rows, expected)
+        assert lines == [] and len(tasks) == nxd.SHARES_PER_THREAD * 2
+
+
+def test_plan_spreads_rows_when_the_work_per_row_is_large(client, caplog, monkeypatch):
+    """A fast connection and a cost all per source (as timed on the first share and
+    half the second: here fixed, the host's timings being noise): the rows left come
+    from both workers, and on the next call (the cost kept) every share; with a
+    batch's fixed cost dominating, they are computed here."""
+    monkeypatch.setattr(row_plan, "rows_here", RULE)
+    expected = _plan_expected()
+    monkeypatch.setattr(row_plan, "fitted_cost", lambda first, second: (0.0, 1.0))
+    for shares in (nxd.SHARES_PER_THREAD * 2 - 1, nxd.SHARES_PER_THREAD * 2):
+        rows, tasks, lines = _plan_run(client, caplog, dask_rows_bandwidth=10**15)
+        same(rows, expected)
+        assert lines == [] and len(tasks) == shares, (lines, tasks)
+        assert len({worker for _, worker in tasks}) == 2
+    monkeypatch.setattr(row_plan, "_COSTS", weakref.WeakKeyDictionary())
+    monkeypatch.setattr(row_plan, "fitted_cost", lambda first, second: (1.0, 0.0))
+    rows, tasks, lines = _plan_run(client, caplog, dask_rows_bandwidth=10**15)
+    same(rows, expected)
+    assert tasks == [] and len(lines) == 1
+    assert "50 of 80 sources computed here" in lines[0], lines[0]
+
+
+def test_plan_spreads_every_share_to_workers_in_this_process(caplog, monkeypatch):
+    """Workers in the caller's process hand rows over by reference: every share goes to
+    them whatever the bandwidth, none is computed here."""
+    monkeypatch.setattr(row_plan, "rows_here", RULE)
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                       dashboard_address=":0", silence_logs=logging.ERROR)
+    try:
+        with distributed.Client(cluster) as local:
+            rows, tasks, lines = _plan_run(local, caplog, dask_rows_bandwidth=1)
+    finally:
+        cluster.close()
+    same(rows, _plan_expected())
+    assert lines == [] and len(tasks) == nxd.SHARES_PER_THREAD * 2
+
+
+def test_kept_graph_keeps_the_first_copy_a_worker_received(monkeypatch):
+    """A worker handed a scattered graph again (Dask's memory manager dropped its
+    replica, a peer sent it back) computes on the copy it kept, with its device
+    copies; the WORKER_GRAPHS most recent graphs are kept."""
+    monkeypatch.setattr(nxd, "_KEPT", {})
+    graph = from_networkx(random_graph(22, n=12, p=0.3), "weight")
+    assert nxd.kept_graph(graph) is graph and nxd._KEPT == {}  # not scattered
+    copies = [nxd._worker_copy(graph, f"nx_gpusp-graph-{i}")
+              for i in range(nxd.WORKER_GRAPHS + 1)]
+    first = pickle.loads(pickle.dumps(copies[0]))
+    assert nxd.kept_graph(first) is first
+    first.on(get_executor("cpu"))
+    again = pickle.loads(pickle.dumps(copies[0]))
+    assert again is not first and nxd.kept_graph(again) is first
+    assert first._device  # the device copy kept with it
+    for copy in copies[1:]:
+        nxd.kept_graph(pickle.loads(pickle.dumps(copy)))
+    assert list(nxd._KEPT) == [f"nx_gpusp-graph-{i}" for i in
+                               range(1, nxd.WORKER_GRAPHS + 1)]
+
+
+def test_a_worker_without_the_graph_runs_its_share_with_the_future(client, monkeypatch):
+    """Tasks name the graph by its key (no transfer to wait for); a worker holding no
+    copy (here: the graph scattered to one worker only, nothing kept) answers Missing
+    and the share runs again with the graph's future, the answer unchanged."""
+    G = random_graph(23, directed=False, n=60, p=0.1)
+    with CFG(device="cpu"):
+        expected = plain(nx.closeness_centrality(G, backend="gpusp"))
+    first = sorted(client.nthreads())[0]
+
+    def scattered_to_one(client, graph):
+        key = f"nx_gpusp-graph-test-{id(graph)}"
+        copy = nxd._worker_copy(graph, key)
+        return client.scatter({key: copy}, workers=[first], hash=False)[key]
+
+    client.run(lambda: nxd._KEPT.clear())
+    monkeypatch.setattr(nxd, "scattered_graph", scattered_to_one)
+    with CFG(device="cpu", dask_client=client), distributed.get_task_stream(client) as ts:
+        got = plain(nx.closeness_centrality(G, backend="gpusp"))
+    same(got, expected)
+    keys = [str(e["key"]) for e in ts.data if str(e["key"]).startswith("nx_gpusp-stat")]
+    assert any(k.endswith("-with-graph") for k in keys), keys
+    assert nxd.worker_graph(nxd.GraphKey("nx_gpusp-graph-none")) is None  # not a worker
+    assert isinstance(nxd.statistics_task(nxd.GraphKey("nx_gpusp-graph-none"), [0],
+                                          ("sum",), {}, "cpu"), nxd.Missing)
 
 
 class KillOnce(distributed.WorkerPlugin):
@@ -396,7 +588,7 @@ def test_share_rows_bounded_in_bytes(client, monkeypatch):
     with CFG(device="cpu", dask_client=client), distributed.get_task_stream(client) as ts:
         got = plain(nx.all_pairs_shortest_path_length(G, backend="gpusp"))
     same(got, expected)
-    assert len(tasks_of(ts)) == 12
+    assert len(tasks_of(ts)) == 11  # the first share computed here (the plan)
 
 
 def test_plain_dicts_with_lazy_results_off(client):
