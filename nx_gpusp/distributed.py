@@ -128,7 +128,10 @@ def scattered_graph(client, graph):
     key = f"nx_gpusp-graph-{uuid.uuid4().hex}"
     future = client.scatter({key: _worker_copy(graph, key)}, broadcast=True,
                             hash=False)[key]
-    client.run(_keep_scattered, key)
+    try:
+        client.run(_keep_scattered, key)
+    except Exception:  # a worker that does not answer keeps nothing: its tasks ask again
+        logger.debug("nx_gpusp: not every worker kept graph %s", key, exc_info=True)
     _SCATTERED[graph] = (client.id, future)
     return future
 

@@ -27,15 +27,14 @@ decides where the rest goes:
 The plan runs where this device is of the workers' kind: CUDA, or the NumPy twin
 asked for by name (``device="cpu"``); a caller without a GPU under ``device="auto"``
 sends every share to the workers. The decision is logged on the ``nx_gpusp`` logger
-when the rows stay here. It changes
-where the rows are computed, never their values.
+when the rows stay here. It changes where the rows are computed, never their values.
 """
 
 import time
 import weakref
 
-__all__ = ["GAIN", "rows_here", "fitted_cost", "spread_seconds", "cut", "timed", "plan_key",
-           "remembered", "remember"]
+__all__ = ["GAIN", "rows_here", "fitted_cost", "spread_seconds", "cut", "timed",
+           "plan_key", "remembered", "remember"]
 
 _COSTS = weakref.WeakKeyDictionary()  # CSRGraph -> {plan_key: (cost, bytes a row)}
 GAIN = 1.25  # the workers' estimate must be this many times shorter than here's
