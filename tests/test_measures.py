@@ -359,6 +359,17 @@ def test_batches_and_row_slices(device, monkeypatch):
         assert_same_value(nx.wiener_index(S, weight="weight", backend="gpusp",
                                           method=method, batch=4),
                           nx.wiener_index(S, weight="weight"))
+    # integer weights (the fused row statistics): the column sums of harmonic centrality
+    # are still reduced in row slices (their float64 temporaries are a slice's size)
+    rows = []
+    inverse = measures._inverse
+    monkeypatch.setattr(measures, "_inverse",
+                        lambda xp, d, mask: rows.append(d.shape[0]) or inverse(xp, d, mask))
+    H = random_graph(9, n=33, p=0.1, weights="int", disconnected=True)
+    assert_same_value(nx.harmonic_centrality(H, distance="weight", backend="gpusp",
+                                             method="batched-spmm", batch=8),
+                      nx.harmonic_centrality(H, distance="weight"))
+    assert rows and max(rows) <= max(1, 50 // 33)
 
 
 def test_batched_bfs_is_chosen_for_unweighted_graphs(monkeypatch):

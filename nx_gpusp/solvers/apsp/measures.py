@@ -120,7 +120,8 @@ def reduce_source_batch(ex, graph, batch, measure, columns=None):
     # integer rows whose sums fit int64: every row statistic in one pass
     # (ops/row_statistics, no temporaries: one call for the whole batch on CUDA)
     fused = np.dtype(dist.dtype) == np.int64 and fits_int64
-    step = b if fused and ex.is_cuda else max(1, REDUCE_ENTRIES // max(n, 1))
+    # (column statistics form float64 temporaries of the slice: always in slices)
+    step = b if fused and ex.is_cuda and not cols else max(1, REDUCE_ENTRIES // max(n, 1))
     for start in range(0, b, step):
         d = dist[start:start + step]
         if fused:
