@@ -60,11 +60,13 @@ from .graph import CSRGraph
 from .solvers.answers import rows_to_host
 from .solvers.sssp.tree import row_trees
 from .solvers.apsp.floyd_warshall_dpx import path_bound
+from .solvers.apsp.brandes import Dependencies, dependencies
 from .solvers.apsp.measures import combine, reduce_batch, run_measure
 from .solvers.apsp.progress import Progress, logger
 
 __all__ = ["active_client", "worker_device", "local_gpu_client", "source_rows",
-           "source_statistics", "workers_in_process", "scattered_graph", "kept_graph",
+           "source_statistics", "source_dependencies", "dependencies_task",
+           "workers_in_process", "scattered_graph", "kept_graph",
            "worker_graph", "rows_task", "statistics_task", "GraphKey", "Missing",
            "SHARES_PER_THREAD", "MEASURE_SHARES_PER_THREAD", "AHEAD_PER_THREAD",
            "SHARE_ROW_BYTES", "RETRIES", "WORKER_GRAPHS"]
@@ -254,6 +256,14 @@ def rows_task(graph, sources, method, options, cutoff, want_pred, device):
         return Missing()
     ex = get_executor(_task_device(device))
     return list(_local_rows(ex, graph, method, options, sources, cutoff, want_pred))
+
+
+def dependencies_task(graph, sources, options, device):
+    """A worker's share of betweenness: the Dependencies of its sources."""
+    graph = worker_graph(graph)
+    if graph is None:
+        return Missing()
+    return dependencies(get_executor(_task_device(device)), graph, sources, **options)
 
 
 def statistics_task(graph, sources, measure, options, device):
@@ -491,6 +501,30 @@ def _cluster_rows(client, graph, method, options, shares, cutoff, want_pred, thr
 
     for batches in _in_order(client, submit, len(shares), AHEAD_PER_THREAD * threads):
         yield from batches
+
+
+def source_dependencies(ex, graph, sources, **options):
+    """Brandes' sums of ``sources`` (solvers.apsp.brandes.dependencies and its
+    ``options``): shares summed on the workers of ``dask_client`` when one is set (one
+    share per worker thread, joined here in source order), else on ``ex``."""
+    client = active_client()
+    sources = np.asarray(sources, dtype=np.int64)
+    if client is None or len(sources) == 0:
+        return dependencies(ex, graph, sources, **options)
+    shares = _shares(sources, _threads(client), per_thread=MEASURE_SHARES_PER_THREAD)
+    future = scattered_graph(client, graph)
+    device = worker_device(get_config().device)
+    token = uuid.uuid4().hex
+    logger.info("betweenness: %d sources in %d shares on Dask (dashboard: %s)",
+                len(sources), len(shares), client.dashboard_link)
+
+    def submit(i, attached):
+        return client.submit(_answer, dependencies_task,
+                             future if attached else GraphKey(future.key), shares[i],
+                             options, device, key=_task_key("dependencies", token, i, attached),
+                             retries=RETRIES, pure=False)
+
+    return Dependencies.joined(_in_order(client, submit, len(shares), len(shares)))
 
 
 def source_statistics(ex, graph, sources, measure, options, *, what):

@@ -251,6 +251,35 @@ def test_measures_agree_with_one_process(client, name, kwargs, index):
             expect_tasks=connected or "centrality" in name)
 
 
+# -- betweenness ------------------------------------------------------------------------
+BETWEENNESS_CALLS = [
+    ("betweenness_centrality", {}),
+    ("betweenness_centrality", {"weight": "weight", "endpoints": True}),
+    ("betweenness_centrality", {"k": 7, "seed": 3, "normalized": False}),
+    ("edge_betweenness_centrality", {"weight": "weight"}),
+    ("betweenness_centrality_subset", {"sources": [0, 1, 2, 5], "targets": [3, 4, 9]}),
+    ("edge_betweenness_centrality_subset", {"sources": [0, 1, 2], "targets": [7, 8]}),
+]
+
+
+@pytest.mark.parametrize("name,kwargs", BETWEENNESS_CALLS,
+                         ids=[f"{n}-{k}" for n, k in BETWEENNESS_CALLS])
+@pytest.mark.parametrize("index", [0, 2, 3])
+def test_betweenness_agrees_with_one_process(client, name, kwargs, index):
+    """Betweenness's sums over shares of the sources, one per worker thread, joined in
+    source order: NetworkX's answer, as one process's."""
+    G = MEASURE_GRAPHS[index]
+    nodes = list(G)
+    kw = {k: [nodes[i] for i in v] if k in ("sources", "targets") else v
+          for k, v in kwargs.items()}
+    expected = plain(getattr(nx, name)(G, **kw))
+    local = compare(client, lambda: getattr(nx, name)(G, backend="gpusp", **kw))
+    assert local[0] == "ok"
+    assert set(plain(local[1])) == set(expected)
+    for key, value in expected.items():
+        assert math.isclose(plain(local[1])[key], value, rel_tol=1e-9, abs_tol=1e-12)
+
+
 # -- how the work is spread ---------------------------------------------------------------
 def test_graph_scattered_once_and_tasks_on_both_workers(client):
     G = random_graph(11, directed=True, n=120, p=0.04)

@@ -22,7 +22,8 @@ import numpy as np
 from ..config import get_config
 from ..dispatch import networkx_algorithm
 from ..graph import CSRGraph
-from ..solvers.apsp.brandes import EDGE_SUBSET, SUBSET, declined_weights, dependencies
+from ..distributed import source_dependencies
+from ..solvers.apsp.brandes import EDGE_SUBSET, SUBSET, declined_weights
 from ..value_types import arc_ids
 from .common import (arc_count, as_csr, check_weights, configured_executor, label_index,
                      node_index, reversed_graph)
@@ -182,8 +183,9 @@ def _sample(graph, k, seed):
 
 
 def _run(graph, sources, **kw):
-    return dependencies(configured_executor(), graph, sources,
-                        method=get_config().all_pairs_method, **kw)
+    """Brandes' sums of ``sources``: on the Dask workers where a client is set."""
+    return source_dependencies(configured_executor(), graph, sources,
+                               method=get_config().all_pairs_method, **kw)
 
 
 def _edge_values(graph, arc_sums):

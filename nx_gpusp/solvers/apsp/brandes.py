@@ -51,6 +51,15 @@ class Dependencies:
     reached: np.ndarray
     source_reached: np.ndarray
 
+    @classmethod
+    def joined(cls, parts):
+        """The sums of consecutive shares of the sources (``parts``, in source order)."""
+        parts = list(parts)
+        return cls(sum(p.vertex for p in parts),
+                   None if parts[0].arcs is None else sum(p.arcs for p in parts),
+                   sum(p.reached for p in parts),
+                   np.concatenate([p.source_reached for p in parts]))
+
 
 def hop_counts(graph):
     """Whether BFS levels answer: an unweighted graph, or every weight exactly 1."""
