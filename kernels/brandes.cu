@@ -10,7 +10,8 @@
 // over the n * width entries, 256 threads a block:
 //  * brandes_levels_forward: each entry at `level` pushes its sigma along its out-arcs
 //    to the heads that are unreached or at level + 1 (atomicAdd), marks them level + 1,
-//    counts their tight in-arcs in npred (track_npred) and sets *more.
+//    counts their tight in-arcs in npred (track_npred; 2: none from the source, see
+//    load below) and sets *more.
 //  * brandes_levels_backward: each entry at `level` sums, over the out-arcs to heads at
 //    level + 1, the dependency share c of the head (see share()), into delta; with
 //    track_arcs the warp's shares of an arc are summed and added to arc_sum[arc].
@@ -28,7 +29,8 @@
 //  * brandes_ordered_forward / _backward: a WARP per source walks the row in that
 //    order, 32 positions a step, lane i the vertex at position a + i (backward: b - i).
 //    The forward pass sums sigma over the tight in-arcs (dist[u] + w == dist[v], the
-//    comparison NetworkX's Dijkstra makes) of the reverse CSR; the backward pass the
+//    comparison NetworkX's Dijkstra makes) of the reverse CSR, and counts them in npred
+//    (track_npred; 2: npred 0 where one comes from the source); the backward pass the
 //    shares over the tight out-arcs, in reverse order. A step keeps the lanes before the
 //    first one that has a tight arc to a vertex not known final, that is (forward) a
 //    tight tail u with dist[u] >= the distance of position a, (backward) a tight head w
@@ -47,7 +49,16 @@
 // Shares (mode): 0 Brandes: sigma[v] * ((1 + delta[w]) / sigma[w]); 1 subset:
 // sigma[v] * ((delta[w] + 1) / sigma[w]) for a target w, else sigma[v] * (delta[w] /
 // sigma[w]); 2 edge subset: (sigma[v] / sigma[w]) * (1 + delta[w]) for a target w, else
-// delta[w] / npred[w] (NetworkX's betweenness_subset formulas, operation for operation).
+// delta[w] / npred[w] (NetworkX's betweenness_subset formulas, operation for operation);
+// 3 load: (1 + delta[w]) / npred[w], 0 where npred[w] is 0. Load is Newman's variant
+// (M. E. J. Newman, "Scientific collaboration networks. II. Shortest paths, weighted
+// networks, and centrality", Phys. Rev. E 64, 016132, 2001; K.-I. Goh, B. Kahng and
+// D. Kim, Phys. Rev. Lett. 87, 278701, 2001) as NetworkX's load_centrality computes it:
+// every reached vertex starts with a load of 1 and hands it, plus what it received, in
+// equal parts to its shortest-path predecessors (npred of them), except a vertex with
+// a tight arc from the source, which hands on nothing (NetworkX's loop over the
+// predecessor list stops at the source, which that list holds first); the forward
+// passes with track_npred 2 store npred 0 for such a vertex. delta is the load received.
 // Arguments: CSR indptr[n+1] int64, indices[m] int32, weights[m] T; dist int32 levels
 // (INT32_MAX unreached) or T distances (DistTraits<T>::inf() unreached); order int32;
 // reached int64[count]; sigma, delta float64; npred int32; target uint8[n]; arc_sum
@@ -65,7 +76,17 @@ __device__ __forceinline__ double brandes_share(int mode, double sv, double sw, 
                                                 bool target, int npred) {
     if (mode == 0) return sv * ((1.0 + dw) / sw);
     if (mode == 1) return target ? sv * ((dw + 1.0) / sw) : sv * (dw / sw);
+    if (mode == 3) return npred > 0 ? (1.0 + dw) / npred : 0.0;
     return target ? (sv / sw) * (1.0 + dw) : dw / npred;
+}
+
+// Whether the share reads target[w] (the subset modes) and npred[w] (edge subset, load).
+__device__ __forceinline__ bool brandes_reads_target(int mode) {
+    return mode == 1 || mode == 2;
+}
+
+__device__ __forceinline__ bool brandes_reads_npred(int mode) {
+    return mode == 2 || mode == 3;
 }
 
 __device__ __forceinline__ double brandes_warp_sum(double x) {
@@ -90,7 +111,7 @@ __global__ void brandes_levels_forward(const long long* __restrict__ indptr,
             if (d != BRANDES_UNSEEN && d != level + 1) continue;
             if (d == BRANDES_UNSEEN) dist[j] = level + 1;  // every writer writes the same
             atomicAdd(&sigma[j], sv);
-            if (track_npred) atomicAdd(&npred[j], 1);
+            if (track_npred && (track_npred == 1 || level)) atomicAdd(&npred[j], 1);
             pushed = true;
         }
         if (pushed) *more = 1;
@@ -117,8 +138,9 @@ __global__ void brandes_levels_backward(const long long* __restrict__ indptr,
             const long long j = static_cast<long long>(w) * width + s;
             double c = 0.0;
             if (active && dist[j] == level + 1)
-                c = brandes_share(mode, sv, sigma[j], delta[j], mode && target[w],
-                                  mode == 2 ? npred[j] : 1);
+                c = brandes_share(mode, sv, sigma[j], delta[j],
+                                  brandes_reads_target(mode) && target[w],
+                                  brandes_reads_npred(mode) ? npred[j] : 1);
             acc += c;
             if (track_arcs) {
                 const double warp = brandes_warp_sum(c);
@@ -290,7 +312,7 @@ __global__ void brandes_ordered_forward(const long long* __restrict__ rindptr,
             const T da = __shfl_sync(BRANDES_FULL_MASK, dv, 0);
             double sv = 0.0;
             int k = 0;
-            bool blocked = false;
+            bool blocked = false, from_source = false;
             if (live && v == src) {
                 sv = 1.0;
             } else if (live) {
@@ -304,13 +326,14 @@ __global__ void brandes_ordered_forward(const long long* __restrict__ rindptr,
                     }
                     sv += sg[u];
                     ++k;
+                    from_source |= u == src;
                 }
             }
             const unsigned int stop = __ballot_sync(BRANDES_FULL_MASK, blocked);
             const long long take = min(static_cast<long long>(stop ? __ffs(stop) - 1 : 32), r - a);
             if (lane < take) {
                 sg[v] = sv;
-                if (track_npred) npred[row + v] = k;
+                if (track_npred) npred[row + v] = track_npred == 2 && from_source ? 0 : k;
             }
             a += take;
             __syncwarp();
@@ -352,9 +375,9 @@ __global__ void brandes_ordered_backward(const long long* __restrict__ indptr,
                         blocked = true;
                         break;
                     }
-                    acc = __dadd_rn(acc, brandes_share(mode, sv, sg[w], dl[w],
-                                                       mode && target[w],
-                                                       mode == 2 ? npred[row + w] : 1));
+                    acc = __dadd_rn(acc, brandes_share(
+                        mode, sv, sg[w], dl[w], brandes_reads_target(mode) && target[w],
+                        brandes_reads_npred(mode) ? npred[row + w] : 1));
                 }
             }
             const unsigned int stop = __ballot_sync(BRANDES_FULL_MASK, blocked);
@@ -384,14 +407,14 @@ __global__ void brandes_ordered_arcs(const long long* __restrict__ indptr,
         }
         const int v = lo, w = indices[e];
         const T we = weights[e];
-        const bool to_target = mode && target[w];
+        const bool to_target = brandes_reads_target(mode) && target[w];
         double acc = 0.0;
         for (long long row = 0; row < static_cast<long long>(count) * n; row += n) {
             const T dv = dist[row + v];
             if (dv == inf || dv + we != dist[row + w]) continue;
             acc = __dadd_rn(acc, brandes_share(mode, sigma[row + v], sigma[row + w],
                                                delta[row + w], to_target,
-                                               mode == 2 ? npred[row + w] : 1));
+                                               brandes_reads_npred(mode) ? npred[row + w] : 1));
         }
         arc_sum[e] += acc;
     }

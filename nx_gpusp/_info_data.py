@@ -918,6 +918,19 @@ FUNCTIONS = {
             "**options": _TEXT_20,
         },
     },
+    "newman_betweenness_centrality": {
+        "additional_docs": (
+            "Newman's load on Brandes' machinery, many sources a batch: BFS levels\n"
+            "(unweighted) or distances of an all-pairs method sorted per source (weighted);\n"
+            "each reached node hands 1 plus the load it received in equal parts to its\n"
+            "shortest-path predecessors, except a node with a shortest arc from the source,\n"
+            "which hands on nothing (as NetworkX's loop, which stops at the source); the\n"
+            "loads are summed over the sources on the device. Weighted calls with a weight <=\n"
+            "0, or float weights small enough that a sum could absorb one, are left to\n"
+            "NetworkX; so is edge_load_centrality."
+        ),
+        "additional_parameters": {},
+    },
     "node_connected_component": {
         "additional_docs": _TEXT_9,
         "additional_parameters": {

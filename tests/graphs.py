@@ -7,9 +7,18 @@ from collections.abc import Mapping
 import networkx as nx
 import numpy as np
 
-__all__ = ["run_on_both", "assert_same_arrays", "random_graph", "graph_cases", "assert_valid_path", "assert_lengths_equal",
+__all__ = ["networkx_function", "run_on_both", "assert_same_arrays", "random_graph", "graph_cases", "assert_valid_path", "assert_lengths_equal",
            "assert_paths_valid", "path_length", "plain", "outcome", "assert_same_value",
            "assert_identical"]
+
+
+def networkx_function(name):
+    """NetworkX's function by the name it dispatches under: ``nx.<name>``, else the
+    dispatchable registered under it (load_centrality dispatches as
+    newman_betweenness_centrality, which networkx does not export)."""
+    from networkx.utils.backends import _registered_algorithms
+
+    return getattr(nx, name, None) or _registered_algorithms[name]
 
 
 def plain(value):

@@ -7,7 +7,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from graphs import outcome
+from graphs import networkx_function, outcome
 from nx_gpusp.algorithms.common import configured_executor
 from nx_gpusp.executor import Executor, cuda_available, get_executor
 
@@ -43,12 +43,12 @@ def test_missing_source_with_target(device, func):
 
 @pytest.mark.parametrize("name", sorted(
     n for n in nx.utils.backends.backend_info["gpusp"]["functions"]
-    if {"source", "target", "sources"} & set(inspect.signature(getattr(nx, n)).parameters)))
+    if {"source", "target", "sources"} & set(inspect.signature(networkx_function(n)).parameters)))
 def test_unhashable_sources_and_targets(device, name):
     """Where NetworkX keys a dict by the label (``dist[target]``, ``{source: ...}``) an
     unhashable one is a TypeError; where it asks ``label in G`` first, NodeNotFound.
     Every function taking a source, target or sources, with each kind of bad label."""
-    func, G = getattr(nx, name), nx.path_graph(4, create_using=nx.DiGraph)
+    func, G = networkx_function(name), nx.path_graph(4, create_using=nx.DiGraph)
     params = inspect.signature(func).parameters
     required = {p: v for p, v in (("source", 0), ("target", 3), ("sources", [0]))
                 if p in params and params[p].default is inspect.Parameter.empty}

@@ -1,8 +1,9 @@
-"""betweenness_centrality, edge_betweenness_centrality and their subset variants against
-NetworkX on random graphs of every kind (directed or not, multigraphs, self-loops,
-disconnected parts, odd labels; unweighted, int and float weights), with k sampled as
-NetworkX samples it, batches split small, real graphs, NetworkX's exceptions and the
-declined calls; and (marker gpu) the kernels of brandes.cu against their NumPy twins."""
+"""betweenness_centrality, edge_betweenness_centrality, their subset variants and
+load_centrality against NetworkX on random graphs of every kind (directed or not,
+multigraphs, self-loops, disconnected parts, odd labels; unweighted, int and float
+weights), with k sampled as NetworkX samples it, load's v and cutoff, batches split
+small, real graphs, NetworkX's exceptions and the declined calls; and (marker gpu) the
+kernels of brandes.cu against their NumPy twins."""
 
 import math
 import random
@@ -13,7 +14,7 @@ import pytest
 
 from nx_gpusp.executor import Executor, cuda_available
 from nx_gpusp.graph import CSRGraph, distance_inf
-from nx_gpusp.ops.brandes import BRANDES, EDGE_SUBSET, SUBSET, UNSEEN
+from nx_gpusp.ops.brandes import BRANDES, EDGE_SUBSET, LOAD, SUBSET, UNSEEN
 from nx_gpusp.solvers.apsp import brandes
 
 NODE_KWARGS = [{}, {"normalized": False}, {"endpoints": True},
@@ -181,6 +182,125 @@ def test_real_graphs(device, real):
     both("betweenness_centrality_subset", S, list(S)[:30], list(S)[::7])
 
 
+# -- load_centrality -------------------------------------------------------------------
+LOAD_CUTOFFS = [None, 0, 1, 2, 2.5, 0.5, -1, True, math.inf, math.nan, -math.inf]
+
+
+def load_both(G, **kwargs):
+    """load_centrality on gpusp and on NetworkX: the same dict (or, with v, float)."""
+    ours = nx.load_centrality(G, backend="gpusp", **kwargs)
+    theirs = nx.load_centrality(G, **kwargs)
+    if kwargs.get("v") is not None:
+        assert type(ours) is type(theirs) is float, (ours, theirs)
+        assert math.isclose(ours, theirs, rel_tol=1e-9, abs_tol=1e-12), (ours, theirs)
+    else:
+        assert_same(ours, theirs)
+    return ours
+
+
+def int_labelled(seed, **kw):
+    """random_graph relabelled by integers (NetworkX sorts load's nodes by label)."""
+    G = random_graph(seed, **kw)
+    return nx.relabel_nodes(G, {v: i * 7 % 101 for i, v in enumerate(G)})
+
+
+@pytest.mark.parametrize("seed,directed,multigraph,weights", CASES)
+def test_load_random_graphs(device, seed, directed, multigraph, weights):
+    G = int_labelled(seed, directed=directed, multigraph=multigraph, weights=weights)
+    rng = random.Random(seed)
+    for weight in (None, "weight"):
+        for cutoff in LOAD_CUTOFFS + [rng.uniform(0, 6)]:
+            load_both(G, weight=weight, cutoff=cutoff, normalized=rng.random() < 0.5)
+        for normalized in (True, False):
+            load_both(G, weight=weight, normalized=normalized)
+            load_both(G, v=rng.choice(list(G)), weight=weight, normalized=normalized,
+                      cutoff=rng.choice(LOAD_CUTOFFS))
+        load_both(G, v=-5, weight=weight)  # not a node: 0.0
+
+
+@pytest.mark.parametrize("labels", [
+    lambda i: f"n{i:02}", lambda i: (i % 3, f"x{i}"), lambda i: float(i) / 2,
+    lambda i: (i % 2, (i, "a")) if i % 3 else (i % 2,), lambda i: np.int64(i) if i % 2 else i])
+def test_load_labels(device, labels):
+    """Labels of one ordered kind (strings, tuples position by position, numbers) run."""
+    G = nx.relabel_nodes(random_graph(3, directed=True, n=25), {
+        v: labels(i) for i, v in enumerate(random_graph(3, directed=True, n=25))})
+    load_both(G)
+    load_both(G, weight="weight", cutoff=4)
+    load_both(G, v=next(iter(G)), weight="weight")
+
+
+def test_load_source_among_predecessors(device):
+    """A node with a shortest arc from the source hands its load to none of its
+    predecessors (NetworkX's loop stops at the source, first in the list): from s, b's
+    predecessors are s and a, and a gets nothing (its load stays 0)."""
+    G = nx.DiGraph()
+    G.add_weighted_edges_from([("s", "a", 1), ("a", "b", 1), ("s", "b", 2), ("b", "c", 1),
+                               ("a", "c", 3), ("c", "d", 2), ("b", "d", 3)])
+    got = load_both(G, weight="weight", normalized=False)
+    assert got == {"s": 0.0, "a": 0.0, "b": 4.0, "c": 1.0, "d": 0.0}
+    load_both(G, normalized=False)
+    load_both(G, weight="weight", cutoff=3)
+
+
+def test_load_known_values(device):
+    """NetworkX's test values: a 3-path, and the Krackhardt kite's loads."""
+    assert nx.load_centrality(nx.path_graph(3), normalized=False, backend="gpusp") == \
+        {0: 0.0, 1: 2.0, 2: 0.0}
+    assert nx.load_centrality(nx.path_graph(3), v=1, backend="gpusp") == 1.0
+    load_both(nx.krackhardt_kite_graph())
+    load_both(nx.florentine_families_graph())
+    load_both(nx.les_miserables_graph(), weight="weight")
+
+
+@pytest.mark.parametrize("weights", ["ones", "random"])
+def test_load_batches(device, monkeypatch, weights):
+    """Sources split into batches of 3 sum as one batch does."""
+    G = int_labelled(11, directed=True, weights=weights, n=40)
+    monkeypatch.setattr(brandes, "batch_size", lambda ex, graph, count, *a, **k: 3)
+    load_both(G, weight="weight")
+    load_both(G, weight="weight", cutoff=2, normalized=False)
+
+
+def test_load_empty_and_tiny(device):
+    for G in (nx.Graph(), nx.DiGraph(), nx.empty_graph(1), nx.empty_graph(2),
+              nx.Graph([(0, 0)]), nx.path_graph(3, create_using=nx.DiGraph)):
+        for normalized in (True, False):
+            load_both(G, normalized=normalized)
+            load_both(G, normalized=normalized, v=0)
+    assert nx.load_centrality(nx.Graph(), v=[1], backend="gpusp") == 0.0  # no lookup
+
+
+def test_load_errors_and_declines(device):
+    G = nx.path_graph(6)
+    for backend in ("gpusp", "networkx"):
+        with pytest.raises(TypeError):  # an unhashable v: NetworkX's ``v in load``
+            nx.load_centrality(G, v=[1], backend=backend)
+    mixed = nx.Graph([(0, "a"), (0, 1)])  # 1 and "a" at one distance: NetworkX's TypeError
+    with pytest.raises(TypeError):
+        nx.load_centrality(mixed)
+    for H, kw in [(mixed, {}), (nx.Graph([(0, 1, {"weight": 0})]), {"weight": "weight"}),
+                  (nx.Graph([(0, 1, {"weight": -1})]), {"weight": "weight"}),
+                  (G, {"cutoff": "2"}), (nx.Graph([(object(), 1)]), {})]:
+        with pytest.raises(NotImplementedError):
+            nx.load_centrality(H, backend="gpusp", **kw)
+
+
+def test_load_weight_function(device):
+    G = int_labelled(5, directed=True, weights="int", n=20)
+    def w(u, v, d):
+        return d["weight"] * 2 + 1
+    load_both(G, weight=w)
+    load_both(G, weight=w, cutoff=6)
+
+
+def test_load_real_graph(device, real):
+    G = real("SiouxFalls")
+    attr = next(iter(next(iter(G.edges(data=True)))[2]))
+    load_both(G, weight=attr)
+    load_both(G, cutoff=3)
+
+
 # -- kernels against their twins (marker gpu) -------------------------------------------
 def needs_gpu(test):
     return pytest.mark.gpu(pytest.mark.skipif(not cuda_available(),
@@ -203,11 +323,12 @@ def executors():
 
 @needs_gpu
 @pytest.mark.parametrize("seed", range(3))
-@pytest.mark.parametrize("mode", [BRANDES, SUBSET, EDGE_SUBSET])
+@pytest.mark.parametrize("mode", [BRANDES, SUBSET, EDGE_SUBSET, LOAD])
 @pytest.mark.parametrize("directed", [True, False])
 def test_levels_kernels_match_twin(executors, seed, mode, directed):
     """A whole batch of levels, forward then backward, on CUDA and on the twin: the same
-    levels, path counts and npred exactly, dependencies and arc sums to rounding."""
+    levels, path counts and npred exactly (LOAD: none counted from the source),
+    dependencies and arc sums to rounding."""
     graph = _csr(seed, directed=directed)
     rng = np.random.default_rng(seed)
     count, width = 45, 64
@@ -226,7 +347,8 @@ def test_levels_kernels_match_twin(executors, seed, mode, directed):
         more, level = xp.zeros(1, dtype=np.int32), 0
         while True:
             more[:] = 0
-            ops.levels_forward(g, width, level, dist, sigma, npred, more)
+            ops.levels_forward(g, width, level, dist, sigma, npred, more,
+                               gate_source=mode == LOAD)
             if not int(ex.to_host(more)[0]):
                 break
             level += 1
@@ -240,6 +362,8 @@ def test_levels_kernels_match_twin(executors, seed, mode, directed):
     np.testing.assert_array_equal(p1, p2)
     np.testing.assert_allclose(e1, e2, rtol=1e-12)
     np.testing.assert_allclose(a1, a2, rtol=1e-12, atol=1e-9)
+    if mode == LOAD:  # the sources' out-neighbours (level 1) hand on nothing
+        assert not p1[d1 == 1].any() and p1[d1 > 1].all()
 
 
 def _grid(side, weights, seed):
@@ -297,7 +421,8 @@ def _ordered_passes(ex, graph, sources, dist, mode, target):
     arcs = xp.zeros(graph.m)
     dtype = dist.dtype
     ops.ordered_forward(graph.reverse.on(ex), graph.reverse.weights_as(ex, dtype), count,
-                        ex.asarray(sources), dd, order, reached, sigma, npred)
+                        ex.asarray(sources), dd, order, reached, sigma, npred,
+                        gate_source=mode == LOAD)
     ops.ordered_backward(graph.on(ex), graph.weights_as(ex, dtype), count, dd, order,
                          reached, sigma, delta, mode, ex.asarray(target), npred)
     ops.ordered_arcs(graph.on(ex), graph.weights_as(ex, dtype), count, dd, sigma, delta,
@@ -307,7 +432,7 @@ def _ordered_passes(ex, graph, sources, dist, mode, target):
 
 @needs_gpu
 @pytest.mark.parametrize("seed", range(2))
-@pytest.mark.parametrize("mode", [BRANDES, SUBSET, EDGE_SUBSET])
+@pytest.mark.parametrize("mode", [BRANDES, SUBSET, EDGE_SUBSET, LOAD])
 @pytest.mark.parametrize("kind", list(ORDERED_GRAPHS))
 def test_ordered_kernels_match_twin(executors, seed, mode, kind):
     """The weighted passes (row order, a warp per source over it, the arc sums) on CUDA
@@ -383,6 +508,10 @@ def test_grid_ties_on_gpu(weights):
         both("betweenness_centrality_subset", G, list(G)[:30], list(G)[::3], weight="weight")
         both("edge_betweenness_centrality_subset", G, list(G)[:30], list(G)[::3],
              weight="weight")
+        both("load_centrality", G, weight="weight")
+        both("load_centrality", G, weight="weight", cutoff=7.5, normalized=False)
+        both("load_centrality", G)
+        both("load_centrality", G, cutoff=3)
     finally:
         cfg.device = old
 
@@ -400,5 +529,8 @@ def test_rmat_sample_on_gpu():
     try:
         both("betweenness_centrality", G, k=300, seed=1)
         both("betweenness_centrality", G, k=100, seed=2, weight="weight")
+        H = G.subgraph(list(G)[:600])
+        both("load_centrality", H)
+        both("load_centrality", H, weight="weight", cutoff=40)
     finally:
         cfg.device = old

@@ -153,8 +153,8 @@ BETWEENNESS_GRAPHS = [
 
 @pytest.mark.parametrize("case", BETWEENNESS_GRAPHS, ids=[c[0] for c in BETWEENNESS_GRAPHS])
 def test_weighted_betweenness_repeat(device, case):
-    """Weighted vertex and edge betweenness (a warp per source over each distance row,
-    the arcs' sums over the sources in order): the same floats each run."""
+    """Weighted vertex and edge betweenness and load (a warp per source over each
+    distance row, the arcs' sums over the sources in order): the same floats each run."""
     _, G = case
     subset = list(G)[:10], list(G)[5:40]
 
@@ -162,12 +162,14 @@ def test_weighted_betweenness_repeat(device, case):
         return (nx.betweenness_centrality(H, weight="weight", backend="gpusp"),
                 nx.edge_betweenness_centrality(H, weight="weight", backend="gpusp"),
                 nx.edge_betweenness_centrality_subset(H, *subset, weight="weight",
-                                                      backend="gpusp"))
+                                                      backend="gpusp"),
+                nx.load_centrality(H, weight="weight", backend="gpusp"))
 
     def check(H, got):
         expected = (nx.betweenness_centrality(H, weight="weight"),
                     nx.edge_betweenness_centrality(H, weight="weight"),
-                    nx.edge_betweenness_centrality_subset(H, *subset, weight="weight"))
+                    nx.edge_betweenness_centrality_subset(H, *subset, weight="weight"),
+                    nx.load_centrality(H, weight="weight"))
         for ours, theirs in zip(got, expected):
             assert list(ours) == list(theirs)
             assert all(ours[k] == pytest.approx(theirs[k], rel=1e-9, abs=1e-12)

@@ -42,6 +42,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from graphs import networkx_function
 import nx_gpusp.algorithms  # noqa: F401  (registers every dispatched function)
 import nx_gpusp.solvers  # noqa: F401  (registers every method)
 from nx_gpusp.dispatch import IMPLEMENTATIONS, can_run
@@ -312,7 +313,7 @@ def _integer_weights_only(method):
 
 
 def _draw_call(draw, name, G, method=DRAW):
-    params = inspect.signature(getattr(nx, name).orig_func).parameters
+    params = inspect.signature(networkx_function(name).orig_func).parameters
     args = {}
     for p in list(params)[1:]:
         required = params[p].default is inspect.Parameter.empty
@@ -417,7 +418,7 @@ def _run(call, G, backend):
             # it is the reference (not on the null graph, where it raises otherwise)
             kwargs["usebounds"] = False
     try:
-        out = getattr(nx, call.name)(G, **kwargs)
+        out = networkx_function(call.name)(G, **kwargs)
         if call.name in PATH_GENERATORS:  # errors raise at the first next()
             out = list(itertools.islice(out, PATH_GENERATORS[call.name]))
         elif inspect.isgenerator(out):  # (node, value) pairs, or paths (all_shortest_paths)

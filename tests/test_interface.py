@@ -9,6 +9,7 @@ import networkx as nx
 import pytest
 
 import nx_gpusp.interface as interface
+from graphs import networkx_function
 from nx_gpusp.convert import from_networkx, to_networkx
 from nx_gpusp.dispatch import IMPLEMENTATIONS
 from nx_gpusp.info import FUNCTIONS, get_info
@@ -40,7 +41,7 @@ def test_signatures_match_networkx(name):
     algorithms module named after NetworkX's; gpusp adds only a keyword-only ``method``
     and ``**options`` for a method's options."""
     func = IMPLEMENTATIONS[name]
-    theirs_func = getattr(nx, name).orig_func
+    theirs_func = networkx_function(name).orig_func
     assert func.__name__ == theirs_func.__name__ == name
     assert func.__module__ == f"nx_gpusp.algorithms.{_networkx_module(theirs_func)}"
     ours = inspect.signature(func).parameters
@@ -59,7 +60,7 @@ def test_methods_are_documented(name):
     help() lists every method of them (and of none other)."""
     func = IMPLEMENTATIONS[name]
     assert bool(func.methods) == ("method" in inspect.signature(func).parameters)
-    doc = getattr(nx, name).__doc__
+    doc = networkx_function(name).__doc__
     assert func.doc and doc.count("gpusp : ") == 1
     listed = {m.name for problem in func.methods for m in methods_for(problem)}
     for problem in PROBLEMS:

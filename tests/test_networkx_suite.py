@@ -41,6 +41,7 @@ MEASURE_MODULES = [
     "networkx.algorithms.tests.test_vitality",
     "networkx.algorithms.centrality.tests.test_betweenness_centrality",
     "networkx.algorithms.centrality.tests.test_betweenness_centrality_subset",
+    "networkx.algorithms.centrality.tests.test_load_centrality",
 ]
 # NetworkX's tests of the DAG functions, breadth-first search and connected components
 # (reachability)
@@ -60,7 +61,7 @@ MEASURES_MUST_RUN = {
     "center", "periphery", "barycenter", "wiener_index", "global_efficiency",
     "local_efficiency", "closeness_vitality",
     "betweenness_centrality", "edge_betweenness_centrality", "betweenness_centrality_subset",
-    "edge_betweenness_centrality_subset",
+    "edge_betweenness_centrality_subset", "newman_betweenness_centrality",
 }
 
 

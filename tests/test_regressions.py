@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from graphs import (assert_identical, assert_lengths_equal, assert_paths_valid,
-                    assert_same_value, outcome)
+                    assert_same_value, networkx_function, outcome)
 from nx_gpusp.convert import from_networkx
 from nx_gpusp.methods import methods_for
 
@@ -361,7 +361,7 @@ def test_an_edge_weighing_none_is_hidden_as_networkx_dijkstra_hides_it(device, i
     G = _none_weight_graphs()[index]
     target = list(G)[-1]
     for name in sorted(backend_info["gpusp"]["functions"]):
-        func = getattr(nx, name)
+        func = networkx_function(name)
         params = inspect.signature(func).parameters
         required = {p: v for p, v in (("source", 0), ("target", target), ("sources", [0]))
                     if p in params and params[p].default is inspect.Parameter.empty}

@@ -48,7 +48,15 @@ CAN_RUN = {
     "measure_can_run.<locals>.can_run": "precomputed `sp=`/`e=`, barycenter's `attr=`; a "
                                         "weight function with a Floyd-Warshall `method`",
     "multigraph_edges_can_run": "a multigraph",
+    "load_can_run": "a `cutoff` that is no real number; node labels that may not all "
+                    "compare (NetworkX sorts nodes of equal distance by label)",
 }
+# notes below the function table: functions under another name, and relatives left to
+# NetworkX
+TABLE_NOTES = """\
+`newman_betweenness_centrality` is NetworkX's `load_centrality` (the name NetworkX
+dispatches it by); `edge_load_centrality` is left to NetworkX.
+"""
 EVERY_FUNCTION = """\
 ## Left to NetworkX by every function
 
@@ -118,7 +126,7 @@ def functions_page():
         declined = _described(CAN_RUN, func.can_run, "can_run", name)
         lines.append(f"| `{name}` | {methods} | {_default(func)} | {gpu} | {cpu} | "
                      f"{declined} |\n")
-    lines += ["\n", EVERY_FUNCTION]
+    lines += ["\n", TABLE_NOTES, "\n", EVERY_FUNCTION]
     return "".join(lines)
 
 

@@ -1,6 +1,7 @@
 """networkx.algorithms.centrality: closeness_centrality and harmonic_centrality, from
-all-pairs statistics reduced on the device (distances never reach the host), and the
-betweenness family (betweenness and betweenness_subset).
+all-pairs statistics reduced on the device (distances never reach the host), the
+betweenness family (betweenness and betweenness_subset) and load centrality
+(NetworkX's load_centrality, dispatched as newman_betweenness_centrality).
 
 Closeness and harmonic centrality use distances *to* a node (NetworkX's inward distance
 on directed graphs): the searches run from every node of the transpose graph
@@ -12,6 +13,12 @@ operations. NetworkX's choices kept: the sampled sources of ``k``
 (``seed.sample(list(G), k)``, the same draw for the same seed), keys in ``list(G)``
 order, edges in ``G.edges()`` order and orientation (an undirected edge sums the shares
 of both its arcs).
+
+Load: the same passes in mode LOAD (nx_gpusp.solvers.apsp.brandes), each source's load
+summed on the device, NetworkX's 1 / ((n - 1)(n - 2)) on the host. NetworkX sorts each
+source's reached nodes by (distance, node), so where two labels it cannot compare lie at
+the same distance it raises TypeError: graphs whose labels may not all compare are left
+to it.
 """
 
 import math
@@ -23,7 +30,7 @@ from ..config import get_config
 from ..dispatch import networkx_algorithm
 from ..graph import CSRGraph
 from ..distributed import source_dependencies
-from ..solvers.apsp.brandes import EDGE_SUBSET, SUBSET, declined_weights
+from ..solvers.apsp.brandes import EDGE_SUBSET, LOAD, SUBSET, declined_weights
 from ..value_types import arc_ids
 from .common import (arc_count, as_csr, check_weights, configured_executor, label_index,
                      node_index, reversed_graph)
@@ -282,3 +289,119 @@ def edge_betweenness_centrality_subset(G, sources, targets, normalized=False, we
     keys, values = _edge_values(graph, dep.arcs)
     values = rescale(values, graph.n, normalized=normalized, directed=graph.directed)
     return dict(zip(keys, values.tolist()))
+
+
+# -- load -----------------------------------------------------------------------------
+
+LOAD_DOC = ("Newman's load on Brandes' machinery, many sources a batch: BFS levels "
+            "(unweighted) or distances of an all-pairs method sorted per source "
+            "(weighted); each reached node hands 1 plus the load it received in equal "
+            "parts to its shortest-path predecessors, except a node with a shortest arc "
+            "from the source, which hands on nothing (as NetworkX's loop, which stops at "
+            "the source); the loads are summed over the sources on the device. Weighted "
+            "calls with a weight <= 0, or float weights small enough that a sum could "
+            "absorb one, are left to NetworkX; so is edge_load_centrality.")
+_NUMBERS = (int, float, np.integer, np.floating)  # bool is an int
+
+
+def _label_order(x):
+    """The class of labels ``x`` compares with: "number", "str", "bytes", a tuple of
+    its items' classes, or None (unknown)."""
+    if isinstance(x, str):
+        return "str"
+    if isinstance(x, bytes):
+        return "bytes"
+    if isinstance(x, _NUMBERS):
+        return "number"
+    if type(x) is tuple:
+        return tuple(_label_order(item) for item in x)
+    return None
+
+
+def _merged_order(a, b):
+    """The class of labels of class ``a`` or ``b``, or None where two may not compare
+    (tuples compare item by item: each position needs one class)."""
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        items = []
+        for i in range(max(len(a), len(b))):
+            x = _merged_order(a[i], b[i]) if i < len(a) and i < len(b) else \
+                (a[i] if i < len(a) else b[i])
+            if x is None:
+                return None
+            items.append(x)
+        return tuple(items)
+    return a if a == b and a is not None and not isinstance(a, tuple) else None
+
+
+def labels_compare(nodes):
+    """Whether any two of ``nodes`` compare with ``<`` (numbers, strings, bytes, tuples
+    of those position by position), as NetworkX's sort of (distance, node) pairs needs."""
+    types = set(map(type, nodes))
+    if types <= {int, bool, float} or types in ({str}, {bytes}):
+        return True
+    order = "empty"
+    for x in nodes:
+        c = _label_order(x)
+        if c is None:
+            return False
+        if not isinstance(c, tuple):
+            order = c if order in ("empty", c) else None
+        else:
+            order = c if order == "empty" else (
+                _merged_order(order, c) if isinstance(order, tuple) else None)
+        if order is None:
+            return False
+    return True
+
+
+LABELS_DECLINED = ("node labels that may not compare (NetworkX sorts nodes of equal "
+                   "distance by label, a TypeError where two do not)")
+
+
+def load_can_run(arguments):
+    """Load left to NetworkX: a ``cutoff`` that is no real number, node labels that may
+    not compare."""
+    cutoff = arguments.get("cutoff")
+    if cutoff is not None and not isinstance(cutoff, _NUMBERS):
+        return f"cutoff {cutoff!r} is no real number"
+    G = arguments.get("G")
+    if G is not None and not labels_compare(G.nodes if isinstance(G, CSRGraph) else G):
+        return LABELS_DECLINED
+    return True
+
+
+def _load_cutoff(cutoff, weight):
+    """NetworkX's ``cutoff`` as a distance bound (None: none). Unweighted, its BFS
+    (``predecessor``) stops after the first level L >= 1 with ``cutoff <= L`` where
+    ``cutoff`` is truthy; weighted, its Dijkstra keeps distances <= cutoff."""
+    if cutoff is None:
+        return None
+    if not isinstance(cutoff, _NUMBERS):
+        raise NotImplementedError(f"gpusp: cutoff {cutoff!r} is no real number; left to "
+                                  "NetworkX")
+    cutoff = int(cutoff) if isinstance(cutoff, (int, np.integer)) else float(cutoff)
+    if weight is not None:
+        return cutoff
+    if not cutoff or math.isnan(cutoff) or cutoff == math.inf:
+        return None
+    return 1 if cutoff <= 1 else math.ceil(cutoff)
+
+
+@networkx_algorithm(name="newman_betweenness_centrality", can_run=load_can_run,
+                    should_run=betweenness_should_run, doc=LOAD_DOC)
+def newman_betweenness_centrality(G, v=None, cutoff=None, normalized=True, weight=None):
+    graph = _graph(G, weight)
+    n = graph.n
+    if v is not None and n == 0:
+        return 0.0
+    idx = None if v is None else label_index(graph, v)  # unhashable: TypeError
+    bound = _load_cutoff(cutoff, weight)
+    if not labels_compare(graph.nodes):
+        raise NotImplementedError(f"gpusp: {LABELS_DECLINED}; left to NetworkX")
+    dep = _run(graph, np.arange(n, dtype=np.int64), mode=LOAD, cutoff=bound)
+    values = dep.vertex
+    if normalized and n > 2:
+        values = values * (1.0 / ((n - 1) * (n - 2)))
+    if v is not None:
+        return 0.0 if idx is None else float(values[idx])
+    return dict(zip(graph.nodes, values.tolist()))

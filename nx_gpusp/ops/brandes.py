@@ -6,8 +6,9 @@ levels (UNSEEN unreached), ``sigma`` / ``delta`` float64, ``npred`` int32 or Non
 Weights: flat source-major count x n arrays (entry s * n + v): ``dist`` of the distance
 type (distance_inf unreached), ``order`` int32 (each row's reached vertices by
 distance, ties in any order: ``row_order``), ``reached`` int64 per source. ``target``
-uint8[n] or None, ``arc_sum`` float64[m] or None. ``mode``: BRANDES, SUBSET or
-EDGE_SUBSET (the share formulas of the .cu file). The weighted passes sum each vertex's
+uint8[n] or None, ``arc_sum`` float64[m] or None. ``mode``: BRANDES, SUBSET,
+EDGE_SUBSET or LOAD (the share formulas of the .cu file). The forward passes with
+``gate_source`` (LOAD) store npred 0 for a vertex with a tight arc from its source. The weighted passes sum each vertex's
 arcs in CSR order and each arc's shares in source order, as the kernels do; the level
 kernels sum path counts and arc shares by atomics (path counts are exact below 2**53,
 dependencies agree to rounding).
@@ -19,10 +20,10 @@ from ..graph import distance_inf
 from .base import (MAX_BLOCKS, SHARED_DEFAULT, CudaKernelTable, NumpyTwin, csr_rows,
                    gather_arcs, scalar)
 
-__all__ = ["CudaOps", "NumpyOps", "UNSEEN", "BRANDES", "SUBSET", "EDGE_SUBSET"]
+__all__ = ["CudaOps", "NumpyOps", "UNSEEN", "BRANDES", "SUBSET", "EDGE_SUBSET", "LOAD"]
 
 UNSEEN = np.iinfo(np.int32).max
-BRANDES, SUBSET, EDGE_SUBSET = 0, 1, 2
+BRANDES, SUBSET, EDGE_SUBSET, LOAD = 0, 1, 2, 3
 ORDERED_BLOCK = 128  # a warp per source: 4 sources a block
 ROW_ORDER_BLOCK = 1024  # brandes.cu: BRANDES_ORDER_THREADS
 ROW_ORDER_SPAN = (SHARED_DEFAULT - 1024) // 4  # a counting sort's buckets, in shared memory
@@ -36,10 +37,10 @@ class CudaOps(CudaKernelTable):
 
     _dummies = None
 
-    def _optional(self, arr, dtype):
+    def _optional(self, arr, dtype, flag=1):
         """(array, flag): a one-entry placeholder and 0 where ``arr`` is None."""
         if arr is not None:
-            return arr, scalar(1, np.int32)
+            return arr, scalar(flag, np.int32)
         if self._dummies is None:
             self._dummies = {}
         key = np.dtype(dtype)
@@ -47,8 +48,8 @@ class CudaOps(CudaKernelTable):
             self._dummies[key] = self.cp.zeros(1, dtype=dtype)
         return self._dummies[key], scalar(0, np.int32)
 
-    def levels_forward(self, g, width, level, dist, sigma, npred, more):
-        npred, track = self._optional(npred, np.int32)
+    def levels_forward(self, g, width, level, dist, sigma, npred, more, gate_source=False):
+        npred, track = self._optional(npred, np.int32, 2 if gate_source else 1)
         self.launch("brandes_levels_forward", g.n * width, (
             g.indptr, g.indices, scalar(g.n, np.int32), scalar(width, np.int32),
             scalar(level, np.int32), dist, sigma, npred, track, more))
@@ -82,8 +83,8 @@ class CudaOps(CudaKernelTable):
             reached[:] = (rows != distance_inf(dist.dtype)).sum(axis=1)
 
     def ordered_forward(self, rg, rweights, count, sources, dist, order, reached, sigma,
-                        npred):
-        npred, track = self._optional(npred, np.int32)
+                        npred, gate_source=False):
+        npred, track = self._optional(npred, np.int32, 2 if gate_source else 1)
         self.launch("brandes_ordered_forward", count * 32, (
             rg.indptr, rg.indices, rweights, scalar(rg.n, np.int32), scalar(count, np.int32),
             sources, dist, order, reached, sigma, npred, track), dtype=dist.dtype,
@@ -114,11 +115,13 @@ def _shares(mode, sv, sw, dw, target, npred):
         return sv * ((1.0 + dw) / sw)
     if mode == SUBSET:
         return np.where(target, sv * ((dw + 1.0) / sw), sv * (dw / sw))
+    if mode == LOAD:
+        return np.divide(1.0 + dw, npred, out=np.zeros(len(dw)), where=npred > 0)
     return np.where(target, (sv / sw) * (1.0 + dw), dw / npred)
 
 
 class NumpyOps(NumpyTwin):
-    def levels_forward(self, g, width, level, dist, sigma, npred, more):
+    def levels_forward(self, g, width, level, dist, sigma, npred, more, gate_source=False):
         entries = np.flatnonzero(dist == level)
         v, s = np.divmod(entries, width)
         owner, arcs = gather_arcs(g.indptr, v)
@@ -127,7 +130,7 @@ class NumpyOps(NumpyTwin):
         j, tails = j[ok], entries[owner[ok]]
         dist[j] = level + 1
         np.add.at(sigma, j, sigma[tails])
-        if npred is not None:
+        if npred is not None and not (gate_source and level == 0):
             np.add.at(npred, j, 1)
         if len(j):
             more[0] = 1
@@ -156,7 +159,7 @@ class NumpyOps(NumpyTwin):
         reached[:] = (rows != distance_inf(dist.dtype)).sum(axis=1)
 
     def ordered_forward(self, rg, rweights, count, sources, dist, order, reached, sigma,
-                        npred):
+                        npred, gate_source=False):
         n = rg.n
         inf = distance_inf(dist.dtype)
         for p in range(int(reached.max(initial=0))):
@@ -171,6 +174,9 @@ class NumpyOps(NumpyTwin):
             sv = np.bincount(owner, weights=np.where(tight, sigma[base + rg.indices[arcs]], 0.0),
                              minlength=len(rows))
             k = np.bincount(owner[tight], minlength=len(rows))
+            if gate_source:  # a tight arc from the source: npred 0
+                from_source = rg.indices[arcs] == sources[rows][owner]
+                k[np.unique(owner[tight & from_source])] = 0
             first = v == sources[rows]
             sv[first], k[first] = 1.0, 0
             sigma[rows * n + v] = sv

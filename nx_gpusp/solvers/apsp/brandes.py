@@ -17,21 +17,27 @@ absorbed by a sum (w > path bound * 2**-53), :func:`declined_weights`. Per-arc s
 are added per batch by a thread per arc over the batch's sources in order: the same
 bits every run.
 
+Mode LOAD: Newman's load (NetworkX's load_centrality): the same passes, each reached
+vertex handing 1 plus the load it received in equal parts to its tight predecessors
+(none when the source is one of them), delta the load received; ``cutoff`` bounds the
+distances reached.
+
 Only per-vertex (and per-arc) sums cross to the host: :class:`Dependencies`.
 """
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from ...graph import distance_inf
 from ...methods import get_method
-from ...ops.brandes import BRANDES, EDGE_SUBSET, SUBSET, UNSEEN
+from ...ops.brandes import BRANDES, EDGE_SUBSET, LOAD, SUBSET, UNSEEN
 from . import batch_size
 from .measures import measure_method
 
 __all__ = ["Dependencies", "dependencies", "declined_weights", "hop_counts",
-           "BRANDES", "SUBSET", "EDGE_SUBSET"]
+           "BRANDES", "SUBSET", "EDGE_SUBSET", "LOAD"]
 
 WARP = 32
 LEVEL_BYTES = 4 + 8 + 8  # a (vertex, source) entry: level, sigma, delta (+4: npred)
@@ -85,11 +91,13 @@ def declined_weights(graph):
 
 
 def dependencies(ex, graph, sources, *, mode=BRANDES, targets=None, arcs=False,
-                 npred=None, method=None, options=None):
+                 npred=None, cutoff=None, method=None, options=None):
     """:class:`Dependencies` of ``sources`` (host vertex indices, repeats counted
-    again). ``mode``: BRANDES, SUBSET or EDGE_SUBSET; ``targets``: host bool n-mask of
-    the subset modes' targets; ``arcs``: also sum per arc; ``method``/``options``: the
-    all-pairs method of weighted distances (None: auto)."""
+    again). ``mode``: BRANDES, SUBSET, EDGE_SUBSET or LOAD; ``targets``: host bool
+    n-mask of the subset modes' targets; ``arcs``: also sum per arc; ``cutoff`` (LOAD):
+    a number, only vertices at distance <= cutoff are reached (None: all; a source
+    always reaches itself); ``method``/``options``: the all-pairs method of weighted
+    distances (None: auto)."""
     sources = np.asarray(sources, dtype=np.int64)
     n, m = graph.n, graph.m
     out = Dependencies(np.zeros(n), np.zeros(m) if arcs else None,
@@ -97,6 +105,9 @@ def dependencies(ex, graph, sources, *, mode=BRANDES, targets=None, arcs=False,
     if n == 0 or len(sources) == 0:
         return out
     state = _Sums(ex, graph, mode, targets, arcs)
+    if cutoff is not None and (math.isnan(cutoff) or cutoff == math.inf):
+        cutoff = None
+    state.cutoff = None if cutoff is None else max(cutoff, 0)
     if hop_counts(graph):
         _levels(ex, graph, sources, state, out)
     else:
@@ -116,7 +127,8 @@ class _Sums:
         self.mode = mode
         self.target = None if targets is None else ex.asarray(
             np.asarray(targets, dtype=np.uint8))
-        self.track_npred = mode == EDGE_SUBSET
+        self.track_npred = mode in (EDGE_SUBSET, LOAD)
+        self.gate_source = mode == LOAD
         self.vertex = xp.zeros(graph.n)
         self.reached = xp.zeros(graph.n, dtype=np.int64)
         self.arcs = xp.zeros(graph.m) if arcs else None
@@ -142,9 +154,10 @@ def _levels(ex, graph, sources, state, out):
         dist[at] = 0
         sigma[at] = 1.0
         level = 0
-        while True:
+        while state.cutoff is None or level + 1 <= state.cutoff:
             more[:] = 0
-            ops.levels_forward(g, width, level, dist, sigma, npred, more)
+            ops.levels_forward(g, width, level, dist, sigma, npred, more,
+                               gate_source=state.gate_source)
             if not int(ex.to_host(more)[0]):
                 break
             level += 1
@@ -180,6 +193,9 @@ def _ordered(ex, graph, sources, state, out, method, options):
         count = len(batch.sources)
         dist = _as_distances(xp, batch.dist[:count, :n], dtype)
         del batch
+        if state.cutoff is not None:
+            dist = dist.copy()  # the method's rows may be kept (a cache)
+            dist[dist > _distance_bound(state.cutoff, dtype)] = inf
         flat = dist.reshape(-1)
         order = xp.empty(count * n, dtype=np.int32)
         reached = xp.empty(count, dtype=np.int64)
@@ -188,7 +204,7 @@ def _ordered(ex, graph, sources, state, out, method, options):
         sigma = xp.zeros(count * n)
         npred = xp.zeros(count * n, dtype=np.int32) if state.track_npred else None
         ops.ordered_forward(rg, rweights, count, dev_sources, flat, order, reached, sigma,
-                            npred)
+                            npred, gate_source=state.gate_source)
         delta = xp.zeros(count * n)
         ops.ordered_backward(g, weights, count, flat, order, reached, sigma, delta,
                              state.mode, state.target, npred)
@@ -204,6 +220,17 @@ def _ordered(ex, graph, sources, state, out, method, options):
         out.source_reached[done:done + count] = ex.to_host(reached)
         done += count
     state.reached -= ex.asarray(np.bincount(sources, minlength=n))
+
+
+def _distance_bound(cutoff, dtype):
+    """``cutoff`` (a number >= 0, finite) as a ``dtype`` bound b with distance d > b
+    exactly where d > cutoff (NetworkX's test, with Python's exact comparison)."""
+    if dtype.kind in "iu":
+        return min(math.floor(cutoff), int(np.iinfo(dtype).max))
+    bound = float(cutoff)
+    if bound > cutoff:  # an int rounded up: the next float below is the bound
+        bound = math.nextafter(bound, 0.0)
+    return bound
 
 
 def _as_distances(xp, d, dtype):
