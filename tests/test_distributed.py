@@ -259,6 +259,7 @@ BETWEENNESS_CALLS = [
     ("edge_betweenness_centrality", {"weight": "weight"}),
     ("betweenness_centrality_subset", {"sources": [0, 1, 2, 5], "targets": [3, 4, 9]}),
     ("edge_betweenness_centrality_subset", {"sources": [0, 1, 2], "targets": [7, 8]}),
+    ("load_centrality", {"weight": "weight"}),
 ]
 
 
