@@ -485,22 +485,31 @@ def _log_here(ex, method, threads, sources, done, cost, left, row, bandwidth):
 
 
 def _cluster_rows(client, graph, method, options, shares, cutoff, want_pred, threads):
+    tasks = _on_workers(client, graph, shares, "rows", rows_task,
+                        (method, options, cutoff, want_pred), ahead=AHEAD_PER_THREAD * threads,
+                        what=f"all-pairs {method.name}", threads=threads)
+    for batches in tasks:
+        yield from batches
+
+
+def _on_workers(client, graph, shares, kind, task, args, *, ahead, what, threads):
+    """The answers of ``task(graph, share, *args, device)`` for each of ``shares`` (the
+    client's device passed along) on the workers of ``client``, in share order as they
+    finish, at most ``ahead`` tasks beyond the one read (:func:`_in_order`): the graph
+    scattered once and named by its key; one log line (``what``)."""
     future = scattered_graph(client, graph)
     device = worker_device(get_config().device)
     token = uuid.uuid4().hex
-    logger.info("all-pairs %s: %d sources in %d shares on %d Dask worker thread(s) "
-                "(dashboard: %s)", method.name, sum(map(len, shares)), len(shares),
-                threads, client.dashboard_link)
+    logger.info("%s: %d sources in %d shares on %d Dask worker thread(s) (dashboard: %s)",
+                what, sum(map(len, shares)), len(shares), threads, client.dashboard_link)
 
     def submit(i, attached):
-        return client.submit(_answer, rows_task,
-                             future if attached else GraphKey(future.key),
-                             shares[i], method, options, cutoff, want_pred, device,
-                             key=_task_key("rows", token, i, attached), retries=RETRIES,
+        return client.submit(_answer, task, future if attached else GraphKey(future.key),
+                             shares[i], *args, device,
+                             key=_task_key(kind, token, i, attached), retries=RETRIES,
                              pure=False)
 
-    for batches in _in_order(client, submit, len(shares), AHEAD_PER_THREAD * threads):
-        yield from batches
+    return _in_order(client, submit, len(shares), ahead)
 
 
 def source_dependencies(ex, graph, sources, **options):
@@ -511,20 +520,11 @@ def source_dependencies(ex, graph, sources, **options):
     sources = np.asarray(sources, dtype=np.int64)
     if client is None or len(sources) == 0:
         return dependencies(ex, graph, sources, **options)
-    shares = _shares(sources, _threads(client), per_thread=MEASURE_SHARES_PER_THREAD)
-    future = scattered_graph(client, graph)
-    device = worker_device(get_config().device)
-    token = uuid.uuid4().hex
-    logger.info("betweenness: %d sources in %d shares on Dask (dashboard: %s)",
-                len(sources), len(shares), client.dashboard_link)
-
-    def submit(i, attached):
-        return client.submit(_answer, dependencies_task,
-                             future if attached else GraphKey(future.key), shares[i],
-                             options, device, key=_task_key("dependencies", token, i, attached),
-                             retries=RETRIES, pure=False)
-
-    return Dependencies.joined(_in_order(client, submit, len(shares), len(shares)))
+    threads = _threads(client)
+    shares = _shares(sources, threads, per_thread=MEASURE_SHARES_PER_THREAD)
+    return Dependencies.joined(_on_workers(client, graph, shares, "dependencies",
+                                           dependencies_task, (options,), ahead=len(shares),
+                                           what="betweenness", threads=threads))
 
 
 def source_statistics(ex, graph, sources, measure, options, *, what):
@@ -537,22 +537,12 @@ def source_statistics(ex, graph, sources, measure, options, *, what):
         return run_measure(ex, graph, sources, measure, options, what=what)
     threads = _threads(client)
     shares = _shares(sources, threads, per_thread=MEASURE_SHARES_PER_THREAD)
-    future = scattered_graph(client, graph)
-    device = worker_device(get_config().device)
-    token = uuid.uuid4().hex
-    logger.info("%s: %d sources in %d shares on %d Dask worker thread(s) (dashboard: %s)",
-                what, len(sources), len(shares), threads, client.dashboard_link)
-
-    def submit(i, attached):
-        return client.submit(_answer, statistics_task,
-                             future if attached else GraphKey(future.key),
-                             shares[i], tuple(measure), options, device,
-                             key=_task_key("statistics", token, i, attached),
-                             retries=RETRIES, pure=False)
-
+    parts = _on_workers(client, graph, shares, "statistics", statistics_task,
+                        (tuple(measure), options), ahead=len(shares), what=what,
+                        threads=threads)
     progress = Progress(what, len(sources))
-    parts = []
-    for part in _in_order(client, submit, len(shares), len(shares)):
-        parts.append(part)
+    done = []
+    for part in parts:
+        done.append(part)
         progress.advance(len(part.sources))
-    return combine(parts)
+    return combine(done)
