@@ -550,6 +550,17 @@ def random_geometric_road(n, seed=0, *, k=3):
     return _generated_csr(n, src, dst, w, directed=False, name=f"geometric-road-{n}")
 
 
+def integer_geometric_road(n, seed=0, *, k=3, scale=100):
+    """:func:`random_geometric_road` with integer lengths, as a contraction hierarchy
+    needs: each Euclidean weight times ``scale``, rounded (int64), both arcs of every
+    edge given as directed arcs."""
+    g = random_geometric_road(n, seed, k=k)
+    tails = np.repeat(np.arange(g.n), np.diff(g.indptr))
+    return CSRGraph.from_edge_arrays(g.n, tails, g.indices,
+                                     np.rint(g.weights * scale).astype(np.int64),
+                                     directed=True)
+
+
 def dense_random(n, density=1.0, weights=(1, 100), seed=0):
     """Directed random graph for Floyd-Warshall: each arc ``u -> v`` (``u != v``)
     present with probability ``density``, integer weights uniform in ``weights``."""

@@ -170,6 +170,11 @@ def test_generator_sizes_and_weights():
     assert 0.3 < g.min_weight and g.max_weight < 1.7
     g = datasets.random_geometric_road(1000, k=3)
     assert g.n == 1000 and 3000 <= g.m <= 6000 and g.min_weight > 0
+    ints = datasets.integer_geometric_road(1000, k=3)  # the same arcs, lengths x 100
+    assert ints.directed and ints.weights.dtype == np.int64
+    np.testing.assert_array_equal(ints.indptr, g.indptr)
+    np.testing.assert_array_equal(ints.indices, g.indices)
+    np.testing.assert_array_equal(ints.weights, np.rint(g.weights * 100))
     g = datasets.dense_random(30)
     assert g.m == 30 * 29 and (g.min_weight >= 1 and g.max_weight <= 100)
 

@@ -4,8 +4,8 @@ untimed build on a GPU, which compiles its kernels), levels, arcs of the upward 
 downward graphs, core size, and whether every device built the same hierarchy.
 
 Workloads: those of nx_gpusp.bench with integer weights (NY-synthetic, COL, FLA, ...)
-and geometric-<n>: datasets.random_geometric_road(n) with its Euclidean weights scaled
-by 100 and rounded to integers (e.g. geometric-1500000).
+and geometric-<n>: datasets.integer_geometric_road(n) (Euclidean weights scaled by 100
+and rounded to integers; e.g. geometric-1500000).
 
 Usage: python tools/contraction_probe.py [--workload NY-synthetic --workload FLA]
            [--device cpu --device cuda] [--repeat 1] [--json FILE]
@@ -20,18 +20,13 @@ import numpy as np
 
 from nx_gpusp import bench, datasets
 from nx_gpusp.executor import get_executor
-from nx_gpusp.graph import CSRGraph
 from nx_gpusp.solvers.sssp.contraction import CORE_SIZE, contraction_hierarchy
 
 
 def road(workload):
     """The CSRGraph of ``workload`` (integer weights)."""
     if workload.startswith("geometric-"):
-        g = datasets.random_geometric_road(int(workload.split("-", 1)[1]))
-        tails = np.repeat(np.arange(g.n), np.diff(g.indptr))
-        return CSRGraph.from_edge_arrays(g.n, tails, g.indices,
-                                         np.rint(g.weights * 100).astype(np.int64),
-                                         directed=True)
+        return datasets.integer_geometric_road(int(workload.split("-", 1)[1]))
     return next(c for c in bench.WORKLOADS[workload] if c.problem == "sssp").build()
 
 

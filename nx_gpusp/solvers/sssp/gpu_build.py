@@ -50,18 +50,10 @@ def gpu_build_ready(ex):
 def warm_gpu_build(ex):
     """Compile the GPU build's CuPy routines now (a GPU build of a small generated road
     graph) and write the marker."""
-    import numpy as np
-
-    from ...datasets import random_geometric_road
-    from ...graph import CSRGraph
+    from ...datasets import integer_geometric_road
     from .contraction import contraction_hierarchy
 
-    g = random_geometric_road(WARM_UP_VERTICES)
-    tails = np.repeat(np.arange(g.n), np.diff(g.indptr))
-    graph = CSRGraph.from_edge_arrays(g.n, tails, g.indices,
-                                      np.rint(g.weights * 100).astype(np.int64),
-                                      directed=True)
-    contraction_hierarchy(graph, core_size=64, ex=ex)
+    contraction_hierarchy(integer_geometric_road(WARM_UP_VERTICES), core_size=64, ex=ex)
     _READY.add(ex.name)
     marker = _marker(ex)
     if marker is not None:
