@@ -30,8 +30,8 @@ def sweep(ex, level_ptr, ptr, tails, weights):
     ``level_ptr`` (each level's positions), and the arcs cut into segments of at most
     SEGMENT arcs of one head: ``heads`` (int32 positions; ``~p`` where the head p has
     several segments), ``starts`` and ``stops`` (int64 arcs [start, stop)) on the
-    device, ``seg_ptr`` (each level's segments) on the host and as ``seg_bounds`` on the
-    device. A head without in-arcs has no segment."""
+    device, ``seg_ptr`` (each level's segments) on the host. A head without in-arcs has
+    no segment."""
     ptr = np.asarray(ptr, dtype=np.int64)
     bounds = np.asarray(level_ptr, dtype=np.int64)
     counts = -(-np.diff(ptr) // SEGMENT)  # segments of each position
@@ -46,8 +46,7 @@ def sweep(ex, level_ptr, ptr, tails, weights):
                            weights=ex.asarray(weights), heads=ex.asarray(marked),
                            starts=ex.asarray(starts), stops=ex.asarray(stops),
                            level_ptr=[int(x) for x in bounds],
-                           seg_ptr=[int(x) for x in seg_ptr[bounds]],
-                           seg_bounds=ex.asarray(seg_ptr[bounds]))
+                           seg_ptr=[int(x) for x in seg_ptr[bounds]])
 
 
 def record_launches(cp, queue):
