@@ -112,8 +112,9 @@ class Hierarchy:
         and ``host_pos``), each sweep's in-arcs cut into segments
         (ops.phast_batched.sweep: tails as positions, weights in ``dtype``), the core's
         positions ``core_pos`` (the last k) and its ``matrix``, in ``dtype`` =
-        :meth:`sweep_dtype`. ``workspaces`` holds the solvers' working blocks and
-        recorded sweeps for these arrays."""
+        :meth:`sweep_dtype`. ``workspaces`` (phast-batched's, per batch width) and
+        ``query`` (single-source phast's) hold the solvers' working blocks and recorded
+        sweeps for these arrays."""
         dev = self._device.get(ex.name)
         if dev is not None:
             return dev
@@ -133,7 +134,8 @@ class Hierarchy:
         dev = ex.publish(SimpleNamespace(
             dtype=dtype, host_pos=pos, pos=ex.asarray(pos),
             up=sweep(ex, self.level_ptr, *up), down=sweep(ex, self.level_ptr, *down),
-            core_pos=ex.asarray(core_pos), matrix=ex.asarray(matrix), workspaces={}))
+            core_pos=ex.asarray(core_pos), matrix=ex.asarray(matrix), workspaces={},
+            query=None))
         self._device[ex.name] = dev
         return dev
 
@@ -436,8 +438,9 @@ def _hierarchy(graph, core_size, build=True, ex=None):
 
 
 def build_executor():
-    """The executor a hierarchy is built with where the caller names none: the
-    configured device's (nx.config.backends.gpusp.device)."""
+    """The queries' executor where the caller names none: the configured device's
+    (nx.config.backends.gpusp.device; algorithms.common.configured_executor, which the
+    solvers do not import); gpu_build.builder then says where the hierarchy is built."""
     from ...config import get_config
     from ...executor import get_executor
 

@@ -88,7 +88,7 @@ def _query(ex, dev, count):
     positions), ``dist`` by position, the core's ``scratch``, and ``run()``, the query
     (on CUDA a CUDA graph of every launch, recorded once and again only for a query of
     more sources than ``src`` holds)."""
-    q = getattr(dev, "query", None)
+    q = dev.query
     if q is None or len(q.src) <= count:
         xp = ex.xp
         lock = q.lock if q is not None else threading.Lock()
