@@ -46,11 +46,12 @@ def closeness_values(reached, totals, n, wf_improved):
     r1 = reached.astype(np.float64) - 1.0
     total = totals.astype(np.float64)
     out = np.zeros(len(reached), dtype=np.float64)
-    ok = (total > 0.0) & (n > 1)
-    with np.errstate(over="ignore"):  # a subnormal total: inf, as Python's division
-        out[ok] = r1[ok] / total[ok]
-    if wf_improved and n > 1:
-        out[ok] *= r1[ok] / (n - 1)
+    if n > 1:
+        ok = total > 0.0
+        with np.errstate(over="ignore"):  # a subnormal total: inf, as Python's division
+            np.divide(r1, total, out=out, where=ok)
+        if wf_improved:
+            np.multiply(out, r1 / (n - 1), out=out, where=ok)
     return out.tolist()
 
 
