@@ -69,7 +69,7 @@ __all__ = ["active_client", "worker_device", "local_gpu_client", "source_rows",
            "workers_in_process", "scattered_graph", "kept_graph",
            "worker_graph", "rows_task", "statistics_task", "GraphKey", "Missing",
            "SHARES_PER_THREAD", "MEASURE_SHARES_PER_THREAD", "AHEAD_PER_THREAD",
-           "SHARE_ROW_BYTES", "RETRIES", "WORKER_GRAPHS"]
+           "SHARE_ROW_BYTES", "RETRIES", "WORKER_GRAPHS", "packed", "unpacked"]
 
 SHARES_PER_THREAD = 2  # shares per worker thread: some balance between workers, and a
 # retried share repeats half a thread's work at most, while shares stay large (a
@@ -225,6 +225,24 @@ def _answer(task, *args):
         return _Raised(err)
 
 
+def packed(sources):
+    """A share as a task carries it: ``range(a, b)`` when its sources are consecutive
+    (a few bytes instead of 8 a source: every source of a whole-graph measure), else
+    the array."""
+    sources = np.asarray(sources, dtype=np.int64)
+    if len(sources) > 1 and sources[-1] - sources[0] == len(sources) - 1 and \
+            bool(np.all(np.diff(sources) == 1)):
+        return range(int(sources[0]), int(sources[-1]) + 1)
+    return sources
+
+
+def unpacked(sources):
+    """:func:`packed`'s share as an int64 array."""
+    if isinstance(sources, range):
+        return np.arange(sources.start, sources.stop, dtype=np.int64)
+    return np.asarray(sources, dtype=np.int64)
+
+
 def _local_rows(ex, graph, method, options, sources, cutoff, want_pred):
     """(sources, distance rows, predecessor rows or None) per device batch, on the host.
     The predecessors are each row's tight-arc tree (row_trees: the same every run)."""
@@ -255,7 +273,7 @@ def rows_task(graph, sources, method, options, cutoff, want_pred, device):
     if graph is None:
         return Missing()
     ex = get_executor(_task_device(device))
-    return list(_local_rows(ex, graph, method, options, sources, cutoff, want_pred))
+    return list(_local_rows(ex, graph, method, options, unpacked(sources), cutoff, want_pred))
 
 
 def dependencies_task(graph, sources, options, device):
@@ -263,7 +281,7 @@ def dependencies_task(graph, sources, options, device):
     graph = worker_graph(graph)
     if graph is None:
         return Missing()
-    return dependencies(get_executor(_task_device(device)), graph, sources, **options)
+    return dependencies(get_executor(_task_device(device)), graph, unpacked(sources), **options)
 
 
 def statistics_task(graph, sources, measure, options, device):
@@ -271,7 +289,7 @@ def statistics_task(graph, sources, measure, options, device):
     graph = worker_graph(graph)
     if graph is None:
         return Missing()
-    return reduce_batch(get_executor(_task_device(device)), graph, sources, measure,
+    return reduce_batch(get_executor(_task_device(device)), graph, unpacked(sources), measure,
                         options)
 
 
@@ -505,7 +523,7 @@ def _on_workers(client, graph, shares, kind, task, args, *, ahead, what, threads
 
     def submit(i, attached):
         return client.submit(_answer, task, future if attached else GraphKey(future.key),
-                             shares[i], *args, device,
+                             packed(shares[i]), *args, device,
                              key=_task_key(kind, token, i, attached), retries=RETRIES,
                              pure=False)
 

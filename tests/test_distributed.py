@@ -320,6 +320,38 @@ def test_a_measure_gives_each_worker_thread_one_share(client):
     assert len({worker for _, worker in tasks}) == 2, tasks
 
 
+@pytest.mark.parametrize("share", [[5, 6, 7, 8], [3], [], [1, 2, 4], [4, 3, 2], [7, 7, 8]])
+def test_a_share_of_consecutive_sources_travels_as_a_range(share):
+    """A task carries consecutive sources as range(a, b) (a whole-graph measure's
+    shares: a few bytes instead of 8 a source), anything else as the array; the task
+    reads back the same int64 sources either way."""
+    carried = nxd.packed(np.array(share, dtype=np.int64))
+    consecutive = len(share) > 1 and share == list(range(share[0], share[0] + len(share)))
+    assert isinstance(carried, range) == consecutive
+    back = nxd.unpacked(carried)
+    assert back.dtype == np.int64 and back.tolist() == share
+
+
+def test_a_whole_graph_measure_submits_ranges(client, monkeypatch):
+    """closeness of every node: each share reaches its task as a range."""
+    seen = []
+    submit = client.submit
+
+    def spy(answer, task, graph, sources, *args, **kwargs):
+        seen.append(sources)
+        return submit(answer, task, graph, sources, *args, **kwargs)
+
+    monkeypatch.setattr(client, "submit", spy)
+    G = random_graph(25, directed=False, n=40, p=0.1)
+    with CFG(device="cpu"):
+        expected = plain(nx.closeness_centrality(G, backend="gpusp"))
+    with CFG(device="cpu", dask_client=client):
+        got = plain(nx.closeness_centrality(G, backend="gpusp"))
+    same(got, expected)
+    assert len(seen) == 2 and all(isinstance(s, range) for s in seen), seen
+    assert sorted(v for s in seen for v in s) == list(range(40))
+
+
 def test_rows_stream_lazily_in_node_order(client, monkeypatch):
     """The first rows of the workers are read before most shares were submitted, with
     shares in flight on both workers at once; stopping early cancels the rest; rows
