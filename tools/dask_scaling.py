@@ -10,6 +10,11 @@ whether the answers agree.
              undirected, hop counts; built as tools/measures_probe.py builds it), called
              through NetworkX on the converted graph
   harmonic   harmonic_centrality on the same graph
+  usroads    weighted closeness_centrality(distance="weight") of the largest component of
+             usroads (SuiteSparse, 126,146 nodes, seeded weights 1..10), a road network:
+             phast-batched over a contraction hierarchy built by the untimed call (it
+             reaches the workers with the graph)
+  fla        the same on FLA (DIMACS Florida, 1.07M nodes, seeded weights 1..10)
   (b) a client never slows the all-pairs rows down, target >= 1.0x:
   rows       all-pairs lengths of --sources sources on the 1M-vertex 7-predecessor graph
              (nx_gpusp.datasets.random_predecessors(2**20)): the rows of
@@ -22,7 +27,13 @@ whether the answers agree.
 Each time is the median of --repeat calls after one untimed call (kernel compilation,
 the graph's upload, on the cluster also its scatter to the workers). For the cluster
 the busiest worker's compute seconds (Dask's task stream) are printed beside the wall
-time: the difference is what the transfers and the scheduling cost.
+time: the difference is what the transfers and the scheduling cost. The measures are
+timed on one device before the cluster starts (its worker on the same GPU would hold
+device memory and shrink one device's batches). The rows, which the plan keeps in this
+process, are timed in alternation, one device then the cluster, with the cluster up:
+both sides then run on the same device and the same host memory, whose speed (4 GiB of
+new host arrays a call) drifts over a process's life by more than the difference
+measured.
 
 GPU mode (default): the cluster is dask-cuda's LocalCUDACluster (one worker process per
 GPU), or, where dask_cuda does not import, Nannies of distributed whose
@@ -32,8 +43,9 @@ PyTorch/NVSHMEM equivalents) is set in this process's environment before any wor
 starts, so every worker inherits it.
 
 --cpu: the same on a 2-worker CPU LocalCluster of processes with the NumPy twin and
-small sizes (2**12 vertices, 128 sources; R-MAT 2**10), a check of the script that runs
-anywhere.
+small sizes (2**12 vertices, 128 sources; R-MAT 2**10; a 300-node integer geometric
+road network, nx_gpusp.datasets.integer_geometric_road, for both road workloads), a
+check of the script that runs anywhere.
 
 On the 2-GPU machine, which has no network (wheels from tools/fetch_dask_wheels.sh,
 carried as .whl-dask/):
@@ -75,11 +87,13 @@ from nx_gpusp import distributed as nxd  # noqa: E402
 from nx_gpusp.algorithms.common import configured_executor  # noqa: E402
 from nx_gpusp.methods import choose  # noqa: E402
 
-WORKLOADS = ("rows", "closeness", "harmonic")
-TARGETS = {"rows": 1.0, "closeness": 1.9, "harmonic": 1.9}  # speed-up on two GPUs
+WORKLOADS = ("rows", "closeness", "harmonic", "usroads", "fla")
+TARGETS = {"rows": 1.0, "closeness": 1.9, "harmonic": 1.9, "usroads": 1.9,
+           "fla": 1.9}  # speed-up on two GPUs
+INTERLEAVED = ("rows",)  # timed in alternation with the cluster up (see above)
 CHECK_EVERY = 64  # rows of every 64th source are kept and compared
 SIZES = {"gpu": {"pred_scale": 20, "sources": 4096, "rmat_scale": 17},
-         "cpu": {"pred_scale": 12, "sources": 128, "rmat_scale": 10}}
+         "cpu": {"pred_scale": 12, "sources": 128, "rmat_scale": 10, "road_nodes": 300}}
 RMAT_EDGE_FACTOR = 8
 
 
@@ -175,18 +189,45 @@ def measure_workload(function):
         def run():
             return function(graph)  # a CSRGraph: dispatched to gpusp
 
-        def agree(a, b):
-            return list(a) == list(b) and all(math.isclose(a[k], b[k], rel_tol=1e-12)
-                                              for k in a)
+        return label, graph, run, _agree
 
-        return label, graph, run, agree
+    return build
+
+
+def _agree(a, b):
+    return list(a) == list(b) and all(math.isclose(a[k], b[k], rel_tol=1e-12) for k in a)
+
+
+def road_workload(name):
+    """A builder of weighted closeness on the road network ``name`` (its largest
+    component, seeded weights 1..10), as a CSRGraph from NetworkX's graph."""
+
+    def build(args, size):
+        from nx_gpusp.convert import from_networkx
+
+        if args.cpu:
+            graph = datasets.integer_geometric_road(size["road_nodes"], seed=1)
+            what = f"integer geometric road network ({graph.n} nodes, {graph.m} arcs)"
+        else:
+            G = datasets.load(name, weights=(1, 10), seed=0)
+            if not nx.is_connected(G):
+                G = G.subgraph(max(nx.connected_components(G), key=len)).copy()
+            graph = from_networkx(G, weight="weight")
+            what = f"{name} ({graph.n} nodes, {graph.m} arcs, weights 1..10)"
+
+        def run():
+            return nx.closeness_centrality(graph, distance="weight")
+
+        return f"closeness_centrality(distance='weight'), {what}", graph, run, _agree
 
     return build
 
 
 BUILDERS = {"rows": rows_workload,
             "closeness": measure_workload(nx.closeness_centrality),
-            "harmonic": measure_workload(nx.harmonic_centrality)}
+            "harmonic": measure_workload(nx.harmonic_centrality),
+            "usroads": road_workload("usroads"),
+            "fla": road_workload("FLA")}
 
 
 class PlanLog(logging.Handler):
@@ -265,6 +306,9 @@ def main(argv=None):
         say(f"{name}: graph built in {time.perf_counter() - t0:.1f} s")
     results = {}
     for name, label, graph, run, agree in workloads:
+        if name in INTERLEAVED:
+            results[name] = {"what": label}
+            continue
         one, times, answer = timed(run, args.repeat)
         results[name] = {"what": label, "one_device_s": one, "one_device_runs": times}
         results[name]["answer"] = answer
@@ -284,20 +328,31 @@ def main(argv=None):
         client.wait_for_workers(args.workers, timeout=300)
         say(f"cluster: {what}; dashboard {client.dashboard_link}")
         for name, label, graph, run, agree in workloads:
-            plan_log.here = 0
+            r = results[name]
+            alone = []
+            if name in INTERLEAVED:
+                r["answer"] = run()  # untimed, as every timed call below
             with cfg(dask_client=client):
                 run()  # untimed: scatter, uploads, kernel compilation on every worker
-                plan_log.here = 0
-                times, busy = [], []
+            plan_log.here = 0
+            times, busy = [], []
+            out = None
+            for _ in range(max(1, args.repeat)):
                 out = None
-                for _ in range(max(1, args.repeat)):
-                    out = None
-                    with distributed.get_task_stream(client) as stream:
-                        t0 = time.perf_counter()
-                        out = run()
-                        times.append(time.perf_counter() - t0)
-                    busy.append(busiest_worker_seconds(stream))
-            r = results[name]
+                if name in INTERLEAVED:
+                    t0 = time.perf_counter()
+                    run()
+                    alone.append(time.perf_counter() - t0)
+                with cfg(dask_client=client), distributed.get_task_stream(client) as stream:
+                    t0 = time.perf_counter()
+                    out = run()
+                    times.append(time.perf_counter() - t0)
+                busy.append(busiest_worker_seconds(stream))
+            if alone:
+                r.update(one_device_s=statistics.median(alone), one_device_runs=alone,
+                         one_device_timing="in alternation with the cluster's calls")
+                say(f"{name}: one device {r['one_device_s']:.3f} s (runs "
+                    f"{', '.join(f'{t:.3f}' for t in alone)}; in alternation)")
             cluster_s = statistics.median(times)
             r.update(cluster=what, workers=args.workers, cluster_s=cluster_s,
                      cluster_runs=times, busiest_worker_compute_s=busy,
