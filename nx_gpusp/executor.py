@@ -76,6 +76,19 @@ def start_cuda_warm_up(device, families=("near_far", "tree", "distance_order")):
         target=_warm_cuda, args=(device, families), name="nx_gpusp-cuda-warm-up",
         daemon=True)
     thread.start()
+    atexit.register(_finish_warm_up)
+
+
+WARM_UP_EXIT_WAIT = 30.0  # seconds a program's exit waits for the CUDA warm-up at most
+
+
+def _finish_warm_up():
+    """At exit: let the warm-up thread finish (about a second) before the interpreter
+    tears CuPy down under it, which can abort the process; a daemon thread still (a
+    start that hangs delays the exit by WARM_UP_EXIT_WAIT at most)."""
+    thread = _WARM.get("thread")
+    if thread is not None:
+        thread.join(WARM_UP_EXIT_WAIT)
 
 
 def _warm_cuda(device, families):

@@ -281,6 +281,23 @@ def test_warm_up_at_import_follows_the_backend_priority(monkeypatch):
         cfg.warm_up = "call"
 
 
+def test_exit_waits_for_the_cuda_warm_up(tmp_path):
+    """A program that ends while the CUDA warm-up thread runs waits for it at exit (the
+    interpreter would otherwise tear CuPy down under it): the thread's last step, here
+    a file written after 1 s, is done when the process has ended."""
+    done = tmp_path / "warmed"
+    code = (
+        "import sys, time, pathlib\n"
+        "import nx_gpusp.executor as ex\n"
+        "def slow(device, families):\n"
+        "    time.sleep(1.0)\n"
+        "    pathlib.Path(sys.argv[1]).write_text('done')\n"
+        "ex._warm_cuda = slow\n"
+        "ex.start_cuda_warm_up('cuda')\n")
+    subprocess.run([sys.executable, "-c", code, str(done)], check=True, timeout=120)
+    assert done.read_text() == "done"
+
+
 def test_cuda_driver_start_is_harmless_where_it_cannot_run(monkeypatch):
     """The driver thread (started when NetworkX imports the backend for a gpusp call)
     starts nothing for device='cpu' or without CuPy, and where no CUDA driver loads it

@@ -440,21 +440,103 @@ def test_builder_on_the_host_is_the_host():
 @needs_gpu
 def test_gpu_build_once_its_routines_are_compiled(monkeypatch, tmp_path):
     """With an empty CuPy cache the host builds and the GPU build's routines compile in
-    the background; once they have (the marker in CuPy's cache), the GPU builds, in
+    a child process; once they have (the marker in CuPy's cache), the GPU builds, in
     this process and in another sharing the cache."""
     from nx_gpusp.solvers.sssp import gpu_build
 
     monkeypatch.setenv("CUPY_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(gpu_build, "_READY", set())
     monkeypatch.setattr(gpu_build, "_STARTED", set())
+    monkeypatch.setattr(gpu_build, "_CHILDREN", {})
     cuda = get_executor("cuda")
     assert not gpu_build.gpu_build_ready(cuda)
     assert not gpu_build.builder(cuda).is_cuda  # the host now, the warm-up started
-    warm = [t for t in threading.enumerate() if t.name == "nx_gpusp-contraction-warm-up"]
-    assert warm
-    for t in warm:
-        t.join(300)
+    child = gpu_build.warm_up_child(cuda)
+    assert child is not None
+    assert child.wait(300) == 0
     assert gpu_build.builder(cuda) is cuda
     assert list(tmp_path.glob("nx_gpusp-contraction-*.ready"))
     monkeypatch.setattr(gpu_build, "_READY", set())  # another process: the marker
     assert gpu_build.gpu_build_ready(cuda)
+
+
+class _FakeCuda:
+    """What gpu_build reads of a CUDA executor, without a GPU: its name, device and
+    CuPy's version and compute capability (for the marker's name)."""
+
+    is_cuda = True
+    name = "cuda:1"
+    device_id = 1
+
+    class xp:
+        __version__ = "0.0"
+
+        class cuda:
+            class Device:
+                def __init__(self, device_id):
+                    self.compute_capability = "90"
+
+
+def test_warm_up_compiles_in_one_detached_child(monkeypatch, tmp_path):
+    """Without the marker the host builds, and one child process per device (not a
+    thread of this one, which could abort at exit while CuPy compiled) runs warm_child
+    on the same device number, detached, silent, with this package importable; a second
+    build starts no other; with the marker the GPU builds."""
+    from nx_gpusp.solvers.sssp import gpu_build
+
+    started = []
+
+    class Popen:
+        def __init__(self, args, **kwargs):
+            started.append((args, kwargs))
+
+        def poll(self):
+            return None
+
+    monkeypatch.setenv("CUPY_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("CUPY_CACHE_IN_MEMORY", raising=False)
+    monkeypatch.setattr(gpu_build.subprocess, "Popen", Popen)
+    for name, value in (("_READY", set()), ("_STARTED", set()), ("_CHILDREN", {})):
+        monkeypatch.setattr(gpu_build, name, value)
+    fake = _FakeCuda()
+    assert not gpu_build.builder(fake).is_cuda
+    assert not gpu_build.builder(fake).is_cuda
+    assert len(started) == 1
+    args, kwargs = started[0]
+    assert args == [sys.executable, "-c", gpu_build.CHILD_CODE, "1"]
+    assert kwargs["start_new_session"] is True
+    assert kwargs["stdout"] == kwargs["stderr"] == subprocess.DEVNULL
+    root = str(Path(nx_gpusp.__file__).resolve().parents[1])
+    assert kwargs["env"]["PYTHONPATH"].split(os.pathsep)[0] == root
+    assert kwargs["env"]["CUPY_CACHE_DIR"] == str(tmp_path)
+    assert isinstance(gpu_build.warm_up_child(fake), Popen)
+    assert not [t for t in threading.enumerate() if "contraction" in t.name]
+    gpu_build._marker(fake).touch()
+    assert gpu_build.builder(fake) is fake
+
+
+def test_warm_up_child_not_started_with_an_in_memory_cache(monkeypatch):
+    """CUPY_CACHE_IN_MEMORY: another process's compilation cannot reach this one, so
+    none starts and the host builds."""
+    from nx_gpusp.solvers.sssp import gpu_build
+
+    monkeypatch.setenv("CUPY_CACHE_IN_MEMORY", "1")
+    monkeypatch.setattr(gpu_build.subprocess, "Popen",
+                        lambda *a, **k: pytest.fail("a child was started"))
+    for name, value in (("_READY", set()), ("_STARTED", set()), ("_CHILDREN", {})):
+        monkeypatch.setattr(gpu_build, name, value)
+    assert not gpu_build.builder(_FakeCuda()).is_cuda
+    assert gpu_build.warm_up_child(_FakeCuda()) is None
+
+
+def test_warm_child_runs_in_a_fresh_interpreter():
+    """The child's command imports and names warm_child as written (no GPU here: it
+    stops at CuPy, with the executor's RuntimeError, not an ImportError)."""
+    from nx_gpusp.solvers.sssp import gpu_build
+
+    if nx_gpusp.executor.cuda_available():
+        pytest.skip("a GPU is here: the child would compile (the GPU test above runs it)")
+    done = subprocess.run([sys.executable, "-c", gpu_build.CHILD_CODE, "0"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert "RuntimeError" in done.stderr and "ImportError" not in done.stderr

@@ -8,21 +8,33 @@ CuPy compiles with NVRTC at first use: about 17 s on a machine whose CuPy kernel
 (``CUPY_CACHE_DIR``, by default ``~/.cupy/kernel_cache``) is empty, after which they
 stay in that cache. So the GPU builds only where a marker file in that cache says a GPU
 build completed there (this CuPy, this GPU architecture). Elsewhere the host builds,
-and a background thread then compiles those routines with a GPU build of a small
+and a child process (:func:`warm_child`, started once per process and device, detached:
+it outlives a short program) compiles those routines with a GPU build of a small
 generated road graph and writes the marker, so that later builds, in this process or
-another, run on the GPU. ``python -m nx_gpusp compile`` does the same at once.
+another, run on the GPU. A process, not a thread of the caller: a program that ends
+while CuPy compiled in one of its daemon threads could abort at exit (``free():
+invalid size``), and one that waited for it would not end for up to half a minute.
+``python -m nx_gpusp compile`` does the same at once, in the foreground. Where CuPy
+keeps its cache in memory only (``CUPY_CACHE_IN_MEMORY``), another process's
+compilation would not reach this one: the host builds, unless the program calls
+:func:`warm_gpu_build` itself.
 """
 
 import logging
 import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
-__all__ = ["builder", "gpu_build_ready", "warm_gpu_build"]
+__all__ = ["builder", "gpu_build_ready", "warm_gpu_build", "warm_child", "warm_up_child"]
 
 logger = logging.getLogger("nx_gpusp")
 WARM_UP_VERTICES = 4000  # the generated road graph whose GPU build compiles the routines
-_STARTED = set()  # executors whose background warm-up has started (once per process)
+_STARTED = set()  # executors whose warm-up child has started (once per process)
+_CHILDREN = {}  # executor name -> the Popen of its warm-up child
+CHILD_CODE = ("import sys; from nx_gpusp.solvers.sssp.gpu_build import warm_child; "
+              "warm_child(sys.argv[1])")  # the child's program: python -c CHILD_CODE N
 _READY = set()  # executors whose warm-up completed in this process
 _LOCK = threading.Lock()
 
@@ -43,6 +55,9 @@ def gpu_build_ready(ex):
     executor): warmed in this process, or the marker is in CuPy's cache."""
     if ex.name in _READY:
         return True
+    child = _CHILDREN.get(ex.name)
+    if child is not None:
+        child.poll()  # reaped once it has ended
     marker = _marker(ex)
     return marker is not None and marker.exists()
 
@@ -64,21 +79,43 @@ def warm_gpu_build(ex):
             pass
 
 
+def warm_child(device_id):
+    """The warm-up child's work (``python -c``): :func:`warm_gpu_build` on CUDA device
+    ``device_id`` (numbered as in the parent, whose environment it inherits)."""
+    from ...executor import get_executor
+
+    warm_gpu_build(get_executor(f"cuda:{int(device_id)}"))
+
+
+def warm_up_child(ex):
+    """The Popen of ``ex``'s warm-up child, or None where none was started."""
+    return _CHILDREN.get(ex.name)
+
+
 def _warm_in_background(ex):
+    """Start ``ex``'s warm-up child (once per process); False where none could start."""
     with _LOCK:
         if ex.name in _STARTED:
-            return
+            return True
         _STARTED.add(ex.name)
-
-    def run():
-        try:
-            ex.activate()  # this thread's current device
-            warm_gpu_build(ex)
-        except Exception as exc:  # the host keeps building; say why the GPU does not
-            logger.info("gpusp: compiling the GPU contraction build failed (%s); "
-                        "hierarchies stay built on the host", exc)
-
-    threading.Thread(target=run, name="nx_gpusp-contraction-warm-up", daemon=True).start()
+    if _marker(ex) is None:
+        logger.info("gpusp: CuPy's kernel cache is in memory only (CUPY_CACHE_IN_MEMORY): "
+                    "hierarchies stay built on the host")
+        return False
+    package_root = str(Path(__file__).resolve().parents[3])  # the folder of nx_gpusp/
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH"))
+                                        if p)
+    try:
+        _CHILDREN[ex.name] = subprocess.Popen(
+            [sys.executable, "-c", CHILD_CODE, str(ex.device_id)], env=env,
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, start_new_session=True)
+    except OSError as exc:  # the host keeps building; say why the GPU does not
+        logger.info("gpusp: could not start compiling the GPU contraction build (%s); "
+                    "hierarchies stay built on the host", exc)
+        return False
+    return True
 
 
 def builder(ex):
@@ -89,7 +126,7 @@ def builder(ex):
         return ex
     from ...executor import get_executor
 
-    logger.info("gpusp: contraction hierarchy built on the host; CuPy's routines for "
-                "the GPU build compile in the background for the next builds")
-    _warm_in_background(ex)
+    if _warm_in_background(ex):
+        logger.info("gpusp: contraction hierarchy built on the host; CuPy's routines for "
+                    "the GPU build compile in another process for the next builds")
     return get_executor("cpu")
