@@ -104,10 +104,10 @@ def dependencies(ex, graph, sources, *, mode=BRANDES, targets=None, arcs=False,
                        np.zeros(n, dtype=np.int64), np.zeros(len(sources), dtype=np.int64))
     if n == 0 or len(sources) == 0:
         return out
-    state = _Sums(ex, graph, mode, targets, arcs)
     if cutoff is not None and (math.isnan(cutoff) or cutoff == math.inf):
         cutoff = None
-    state.cutoff = None if cutoff is None else max(cutoff, 0)
+    state = _Sums(ex, graph, mode, targets, arcs,
+                  None if cutoff is None else max(cutoff, 0))
     if hop_counts(graph):
         _levels(ex, graph, sources, state, out)
     else:
@@ -120,11 +120,13 @@ def dependencies(ex, graph, sources, *, mode=BRANDES, targets=None, arcs=False,
 
 
 class _Sums:
-    """The device accumulators and the arguments every batch shares."""
+    """The device accumulators and the arguments every batch shares (``cutoff``: LOAD's
+    distance limit, None or a number >= 0)."""
 
-    def __init__(self, ex, graph, mode, targets, arcs):
+    def __init__(self, ex, graph, mode, targets, arcs, cutoff):
         xp = ex.xp
         self.mode = mode
+        self.cutoff = cutoff
         self.target = None if targets is None else ex.asarray(
             np.asarray(targets, dtype=np.uint8))
         self.track_npred = mode in (EDGE_SUBSET, LOAD)
