@@ -3,6 +3,7 @@ graphs: PHAST's distances against SciPy's Dijkstra, the hierarchy's invariants, 
 files (Hierarchy.save/load, nx_gpusp.phast, the hierarchy_cache folder), also across
 processes."""
 
+import logging
 import os
 import subprocess
 import sys
@@ -446,7 +447,7 @@ def test_gpu_build_once_its_routines_are_compiled(monkeypatch, tmp_path):
 
     monkeypatch.setenv("CUPY_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(gpu_build, "_READY", set())
-    monkeypatch.setattr(gpu_build, "_STARTED", set())
+    monkeypatch.setattr(gpu_build, "_STARTED", {})
     monkeypatch.setattr(gpu_build, "_CHILDREN", {})
     cuda = get_executor("cuda")
     assert not gpu_build.gpu_build_ready(cuda)
@@ -496,7 +497,7 @@ def test_warm_up_compiles_in_one_detached_child(monkeypatch, tmp_path):
     monkeypatch.setenv("CUPY_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("CUPY_CACHE_IN_MEMORY", raising=False)
     monkeypatch.setattr(gpu_build.subprocess, "Popen", Popen)
-    for name, value in (("_READY", set()), ("_STARTED", set()), ("_CHILDREN", {})):
+    for name, value in (("_READY", set()), ("_STARTED", {}), ("_CHILDREN", {})):
         monkeypatch.setattr(gpu_build, name, value)
     fake = _FakeCuda()
     assert not gpu_build.builder(fake).is_cuda
@@ -515,18 +516,21 @@ def test_warm_up_compiles_in_one_detached_child(monkeypatch, tmp_path):
     assert gpu_build.builder(fake) is fake
 
 
-def test_warm_up_child_not_started_with_an_in_memory_cache(monkeypatch):
+def test_warm_up_child_not_started_with_an_in_memory_cache(monkeypatch, caplog):
     """CUPY_CACHE_IN_MEMORY: another process's compilation cannot reach this one, so
-    none starts and the host builds."""
+    none starts (nor is said to, at any build) and the host builds."""
     from nx_gpusp.solvers.sssp import gpu_build
 
     monkeypatch.setenv("CUPY_CACHE_IN_MEMORY", "1")
     monkeypatch.setattr(gpu_build.subprocess, "Popen",
                         lambda *a, **k: pytest.fail("a child was started"))
-    for name, value in (("_READY", set()), ("_STARTED", set()), ("_CHILDREN", {})):
+    for name, value in (("_READY", set()), ("_STARTED", {}), ("_CHILDREN", {})):
         monkeypatch.setattr(gpu_build, name, value)
-    assert not gpu_build.builder(_FakeCuda()).is_cuda
+    with caplog.at_level(logging.INFO, logger="nx_gpusp"):
+        assert not gpu_build.builder(_FakeCuda()).is_cuda
+        assert not gpu_build.builder(_FakeCuda()).is_cuda
     assert gpu_build.warm_up_child(_FakeCuda()) is None
+    assert "in memory only" in caplog.text and "another process" not in caplog.text
 
 
 def test_warm_child_runs_in_a_fresh_interpreter():

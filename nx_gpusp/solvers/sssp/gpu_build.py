@@ -31,7 +31,7 @@ __all__ = ["builder", "gpu_build_ready", "warm_gpu_build", "warm_child", "warm_u
 
 logger = logging.getLogger("nx_gpusp")
 WARM_UP_VERTICES = 4000  # the generated road graph whose GPU build compiles the routines
-_STARTED = set()  # executors whose warm-up child has started (once per process)
+_STARTED = {}  # executor name -> whether its warm-up child started (tried once)
 _CHILDREN = {}  # executor name -> the Popen of its warm-up child
 CHILD_CODE = ("import sys; from nx_gpusp.solvers.sssp.gpu_build import warm_child; "
               "warm_child(sys.argv[1])")  # the child's program: python -c CHILD_CODE N
@@ -93,11 +93,15 @@ def warm_up_child(ex):
 
 
 def _warm_in_background(ex):
-    """Start ``ex``'s warm-up child (once per process); False where none could start."""
+    """Start ``ex``'s warm-up child (tried once per process): whether it started."""
     with _LOCK:
         if ex.name in _STARTED:
-            return True
-        _STARTED.add(ex.name)
+            return _STARTED[ex.name]
+        _STARTED[ex.name] = started = _start_child(ex)
+    return started
+
+
+def _start_child(ex):
     if _marker(ex) is None:
         logger.info("gpusp: CuPy's kernel cache is in memory only (CUPY_CACHE_IN_MEMORY): "
                     "hierarchies stay built on the host")
