@@ -182,10 +182,13 @@ def _dask_matrix(client, graph, rows, cols, width, method, options, array):
 
     future = scattered_graph(client, graph)
     device = worker_device(get_config().device)
+    shares = _shares(rows, _threads(client))
+    k = len(shares)
+    tasks = client.map(matrix_task, [future] * k, shares, [cols] * k, [method] * k,
+                       [options] * k, [array] * k, [device] * k, retries=RETRIES,
+                       pure=False)  # one message to the scheduler for every share
     blocks = []
-    for share in _shares(rows, _threads(client)):
-        task = client.submit(matrix_task, future, share, cols, method, options, array,
-                             device, retries=RETRIES, pure=False)
+    for share, task in zip(shares, tasks):
         meta = None
         if array == "cupy":
             import cupy

@@ -30,8 +30,9 @@ Dask task on one worker:
   shares waiting in a buffer; only a window of shares is in flight ahead of the
   reader, so rows are computed as they are read, as in one process;
 - a measure task reduces its share on its device to the per-source statistics
-  (``solvers.apsp.measures.reduce_batch``) and returns that small ``Partial``; the
-  client joins them with ``measures.combine``.
+  (``solvers.apsp.measures.reduce_batch``) and returns that small ``Partial``; they
+  are handed on in source order as they return (:func:`statistics_parts`), so the
+  caller builds its answer from one while the workers compute the next.
 
 A task whose worker dies is run again elsewhere by Dask (its scheduler's
 allowed-failures), and one that raises something other than an answer (a CUDA error,
@@ -61,23 +62,27 @@ from .solvers.answers import rows_to_host
 from .solvers.sssp.tree import row_trees
 from .solvers.apsp.floyd_warshall_dpx import path_bound
 from .solvers.apsp.brandes import Dependencies, dependencies
-from .solvers.apsp.measures import combine, reduce_batch, run_measure
+from .solvers.apsp.measures import iter_partials, reduce_batch
 from .solvers.apsp.progress import Progress, logger
 
 __all__ = ["active_client", "worker_device", "local_gpu_client", "source_rows",
-           "source_statistics", "source_dependencies", "dependencies_task",
+           "source_dependencies", "dependencies_task",
            "workers_in_process", "scattered_graph", "kept_graph",
            "worker_graph", "rows_task", "statistics_task", "GraphKey", "Missing",
            "SHARES_PER_THREAD", "MEASURE_SHARES_PER_THREAD", "AHEAD_PER_THREAD",
+           "statistics_parts",
            "SHARE_ROW_BYTES", "RETRIES", "WORKER_GRAPHS", "packed", "unpacked"]
 
 SHARES_PER_THREAD = 2  # shares per worker thread: some balance between workers, and a
 # retried share repeats half a thread's work at most, while shares stay large (a
 # batched method's fixed cost per batch, its rounds, is paid once per share at least)
 AHEAD_PER_THREAD = 2  # all-pairs shares in flight (or finished, unread) per thread
-MEASURE_SHARES_PER_THREAD = 1  # a measure's shares per worker thread: its sources are
-# in no order to keep, and every share pays a batched method's fixed cost again (one
-# device runs them all in as few batches as its memory holds), so each thread gets one
+MEASURE_SHARES_PER_THREAD = 1  # shares per worker thread of a measure or betweenness:
+# their sources are in no order to keep, and every share pays a batched method's fixed
+# cost again. A measure's parts come back in order and the caller turns each into its
+# answer while the workers compute the next (statistics_parts), but on 2 H200s
+# (tools/dask_scaling.py) 4 shares a thread, which cut the time after the workers' end
+# from ~25 to ~10 ms, added 10-50 ms to each worker's compute: one is faster
 SHARE_ROW_BYTES = 2 << 30  # host rows of one all-pairs share, at most
 RETRIES = 2  # Dask retries of a task that raised something other than an answer
 WORKER_GRAPHS = 2  # scattered graphs a worker process keeps (kept_graph), newest last
@@ -364,32 +369,36 @@ def _row_bytes(graph, want_pred):
 
 
 def _in_order(client, submit, count, ahead):
-    """The values of tasks 0..count-1 in that order, as they finish: ``submit(i, False)``
-    starts task i naming the graph by its key, at most ``ahead`` of them beyond the one
-    the reader waits for; a task that answers Missing runs again as
-    ``submit(i, True)``, with the graph's future. Unread tasks are cancelled when the
-    reader stops early."""
+    """The values of tasks 0..count-1 in that order, as they finish:
+    ``submit(indices, False)`` starts the tasks ``indices`` naming the graph by its key,
+    all in one message (a Dask client sends the scheduler one message per 10 ms at
+    most: tasks submitted one by one would reach their workers that far apart), at most
+    ``ahead`` of them beyond the one the reader waits for; a task that answers Missing
+    runs again as ``submit([i], True)``, with the graph's future. Unread tasks are
+    cancelled when the reader stops early."""
     from distributed import as_completed
 
     done = as_completed(loop=client.loop, with_results=True)
     futures, index, ready = {}, {}, {}
     submitted = wanted = 0
 
-    def start(i, attached):
-        future = futures[i] = submit(i, attached)
-        index[future.key] = i
-        done.add(future)
+    def start(indices, attached):
+        for i, future in zip(indices, submit(indices, attached)):
+            futures[i] = future
+            index[future.key] = i
+            done.add(future)
 
     try:
         while wanted < count:
-            while submitted < count and submitted - wanted < ahead:
-                start(submitted, False)
-                submitted += 1
+            end = min(count, wanted + ahead)
+            if end > submitted:
+                start(range(submitted, end), False)
+                submitted = end
             while wanted not in ready:
                 future, value = next(done)
                 i = index.pop(future.key)
                 if isinstance(value, Missing):
-                    start(i, True)
+                    start([i], True)
                 else:
                     ready[i] = value
             value = ready.pop(wanted)
@@ -521,11 +530,14 @@ def _on_workers(client, graph, shares, kind, task, args, *, ahead, what, threads
     logger.info("%s: %d sources in %d shares on %d Dask worker thread(s) (dashboard: %s)",
                 what, sum(map(len, shares)), len(shares), threads, client.dashboard_link)
 
-    def submit(i, attached):
-        return client.submit(_answer, task, future if attached else GraphKey(future.key),
-                             packed(shares[i]), *args, device,
-                             key=_task_key(kind, token, i, attached), retries=RETRIES,
-                             pure=False)
+    def submit(indices, attached):
+        k = len(indices)
+        graph_arg = future if attached else GraphKey(future.key)
+        return client.map(_answer, [task] * k, [graph_arg] * k,
+                          [packed(shares[i]) for i in indices], *([a] * k for a in args),
+                          [device] * k, key=[_task_key(kind, token, i, attached)
+                                             for i in indices],
+                          retries=RETRIES, pure=False)
 
     return _in_order(client, submit, len(shares), ahead)
 
@@ -545,22 +557,24 @@ def source_dependencies(ex, graph, sources, **options):
                                            what="betweenness", threads=threads))
 
 
-def source_statistics(ex, graph, sources, measure, options, *, what):
-    """The statistics ``measure`` of ``sources`` as one Partial (run_measure's
-    arguments): shares reduced on the workers of ``dask_client`` when one is set, else
-    on ``ex``; progress on the ``nx_gpusp`` logger either way."""
+def statistics_parts(ex, graph, sources, measure, options, *, what):
+    """The statistics ``measure`` of ``sources`` (measures.iter_partials' arguments), one
+    Partial at a time in source order as each is ready: ``ex``'s device batches, or,
+    with ``dask_client`` set, the workers' shares (MEASURE_SHARES_PER_THREAD per
+    thread) as they return, so that a caller turning each into its answer works while
+    the workers compute the next; progress on the ``nx_gpusp`` logger either way."""
     client = active_client()
     sources = np.asarray(sources, dtype=np.int64)
     if client is None or len(sources) == 0:
-        return run_measure(ex, graph, sources, measure, options, what=what)
-    threads = _threads(client)
-    shares = _shares(sources, threads, per_thread=MEASURE_SHARES_PER_THREAD)
-    parts = _on_workers(client, graph, shares, "statistics", statistics_task,
-                        (tuple(measure), options), ahead=len(shares), what=what,
-                        threads=threads)
+        parts = iter_partials(ex, graph, sources, measure, options)
+    else:
+        threads = _threads(client)
+        shares = _shares(sources, threads, per_thread=MEASURE_SHARES_PER_THREAD)
+        parts = _on_workers(client, graph, shares, "statistics", statistics_task,
+                            (tuple(measure), options), ahead=len(shares), what=what,
+                            threads=threads)
     progress = Progress(what, len(sources))
-    done = []
     for part in parts:
-        done.append(part)
         progress.advance(len(part.sources))
-    return combine(done)
+        yield part
+

@@ -306,9 +306,9 @@ def test_graph_scattered_once_and_tasks_on_both_workers(client):
     assert shares == nxd.SHARES_PER_THREAD * 2 - 1
 
 
-def test_a_measure_gives_each_worker_thread_one_share(client):
-    """A measure's shares pay a batched method's fixed cost each: one per thread, one
-    task on each worker, the same answer."""
+def test_a_measure_gives_each_worker_thread_its_shares(client):
+    """A measure's shares, MEASURE_SHARES_PER_THREAD per thread (each pays a batched
+    method's fixed cost), run on both workers and give the same answer."""
     G = random_graph(24, directed=False, n=60, p=0.1)
     with CFG(device="cpu"):
         expected = plain(nx.harmonic_centrality(G, backend="gpusp"))
@@ -316,7 +316,7 @@ def test_a_measure_gives_each_worker_thread_one_share(client):
         got = plain(nx.harmonic_centrality(G, backend="gpusp"))
     same(got, expected)
     tasks = tasks_of(ts)
-    assert len(tasks) == nxd.MEASURE_SHARES_PER_THREAD * 2 == 2, tasks
+    assert len(tasks) == nxd.MEASURE_SHARES_PER_THREAD * 2, tasks
     assert len({worker for _, worker in tasks}) == 2, tasks
 
 
@@ -332,23 +332,52 @@ def test_a_share_of_consecutive_sources_travels_as_a_range(share):
     assert back.dtype == np.int64 and back.tolist() == share
 
 
-def test_a_whole_graph_measure_submits_ranges(client, monkeypatch):
-    """closeness of every node: each share reaches its task as a range."""
-    seen = []
-    submit = client.submit
+def test_measure_parts_come_back_in_source_order(client, monkeypatch):
+    """statistics_parts hands the workers' shares on in source order as they return
+    (closeness and harmonic build NetworkX's dict part by part): with 4 shares a thread,
+    8 parts covering the sources in order, and those measures' answers in key order."""
+    monkeypatch.setattr(nxd, "MEASURE_SHARES_PER_THREAD", 4)
+    G = random_graph(31, directed=True, n=50, p=0.08, labels="str")
+    graph = from_networkx(G, None)
+    options = {"method": "batched-spmm", "method_options": {}, "columns": None}
+    with CFG(device="cpu"):
+        whole = [p.rows["sum"] for p in nxd.statistics_parts(
+            get_executor("cpu"), graph, np.arange(graph.n), ("reached", "sum"), options,
+            what="test")]
+        expected = [plain(nx.closeness_centrality(G, backend="gpusp")),
+                    plain(nx.harmonic_centrality(G, backend="gpusp"))]
+    with CFG(device="cpu", dask_client=client):
+        parts = list(nxd.statistics_parts(get_executor("cpu"), graph, np.arange(graph.n),
+                                          ("reached", "sum"), options, what="test"))
+        got = [plain(nx.closeness_centrality(G, backend="gpusp")),
+               plain(nx.harmonic_centrality(G, backend="gpusp"))]
+    assert len(parts) == 8
+    assert np.concatenate([p.sources for p in parts]).tolist() == list(range(graph.n))
+    assert np.array_equal(np.concatenate([p.rows["sum"] for p in parts]),
+                          np.concatenate(whole))
+    same(got, expected)
 
-    def spy(answer, task, graph, sources, *args, **kwargs):
-        seen.append(sources)
-        return submit(answer, task, graph, sources, *args, **kwargs)
 
-    monkeypatch.setattr(client, "submit", spy)
+def test_a_whole_graph_measure_submits_ranges_at_once(client, monkeypatch):
+    """closeness of every node: every share submitted in one call (one message to the
+    scheduler), each reaching its task as a range."""
+    seen, calls = [], []
+    mapped = client.map
+
+    def spy(answer, tasks, graphs, shares, *args, **kwargs):
+        calls.append(len(shares))
+        seen.extend(shares)
+        return mapped(answer, tasks, graphs, shares, *args, **kwargs)
+
+    monkeypatch.setattr(client, "map", spy)
     G = random_graph(25, directed=False, n=40, p=0.1)
     with CFG(device="cpu"):
         expected = plain(nx.closeness_centrality(G, backend="gpusp"))
     with CFG(device="cpu", dask_client=client):
         got = plain(nx.closeness_centrality(G, backend="gpusp"))
     same(got, expected)
-    assert len(seen) == 2 and all(isinstance(s, range) for s in seen), seen
+    assert calls == [nxd.MEASURE_SHARES_PER_THREAD * 2], calls
+    assert all(isinstance(s, range) for s in seen), seen
     assert sorted(v for s in seen for v in s) == list(range(40))
 
 

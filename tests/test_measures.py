@@ -360,15 +360,17 @@ def test_batches_and_row_slices(device, monkeypatch):
                                           method=method, batch=4),
                           nx.wiener_index(S, weight="weight"))
     # integer weights (the fused row statistics): the column sums of harmonic centrality
-    # are still reduced in row slices (their float64 temporaries are a slice's size)
+    # (fewer sources than nodes asked for) are still reduced in row slices (their
+    # float64 temporaries are a slice's size)
     rows = []
     inverse = measures._inverse
     monkeypatch.setattr(measures, "_inverse",
                         lambda xp, d, mask: rows.append(d.shape[0]) or inverse(xp, d, mask))
     H = random_graph(9, n=33, p=0.1, weights="int", disconnected=True)
-    assert_same_value(nx.harmonic_centrality(H, distance="weight", backend="gpusp",
-                                             method="batched-spmm", batch=8),
-                      nx.harmonic_centrality(H, distance="weight"))
+    few = list(H)[:12]
+    assert_same_value(nx.harmonic_centrality(H, distance="weight", sources=few,
+                                             backend="gpusp", method="batched-spmm", batch=8),
+                      nx.harmonic_centrality(H, distance="weight", sources=few))
     assert rows and max(rows) <= max(1, 50 // 33)
 
 
@@ -385,6 +387,51 @@ def test_batched_bfs_is_chosen_for_unweighted_graphs(monkeypatch):
     assert measure_method(G.unit_weights).name == "batched-bfs"
     assert measure_method(G).name == "batched-spmm"
     assert measure_method(G.unit_weights, "batched-frontier").name == "batched-frontier"
+
+
+def _parts(ex, graph, measure, batch):
+    from nx_gpusp.solvers.apsp.measures import iter_partials
+
+    return list(iter_partials(ex, graph, np.arange(graph.n), measure,
+                              {"method": "batched-spmm", "method_options": {"batch": batch}}))
+
+
+def test_parts_are_whole_batches_in_order(monkeypatch):
+    """iter_partials hands on whole batches of at least PART_SOURCES sources (the last
+    part excepted), one batch always queued beyond the part: batches of 4, parts of 3
+    batches, equal to the reduction of every batch at once."""
+    import nx_gpusp.solvers.apsp.measures as measures
+
+    graph = from_networkx(random_graph(4, n=33, p=0.1, weights="int", disconnected=True),
+                          "weight")
+    measure = ("reached", "sum", "max", "inverse_sum", "column_inverse_sum")
+    ex = Executor("cpu")
+    monkeypatch.setattr(measures, "PART_SOURCES", 1 << 20)
+    (whole,) = _parts(ex, graph, measure, 4)
+    monkeypatch.setattr(measures, "PART_SOURCES", 10)
+    parts = _parts(ex, graph, measure, 4)
+    sizes = [len(p.sources) for p in parts]
+    assert len(sizes) >= 3 and set(sizes[:-1]) == {12} and sum(sizes) == graph.n, sizes
+    _partial_equal(measures.combine(parts), whole)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+def test_parts_queued_on_cuda_match_twin(monkeypatch):
+    """Many batches whose statistics are copied to the host asynchronously (the host
+    queues the next batch before reading them), CUDA against the twin, twice: the same
+    integer statistics in the same order."""
+    import nx_gpusp.solvers.apsp.measures as measures
+
+    monkeypatch.setattr(measures, "PART_SOURCES", 40)
+    graph = from_networkx(random_graph(6, n=400, p=0.01, weights="int", zero_fraction=0.1,
+                                       disconnected=True), "weight")
+    measure = ("reached", "sum", "max", "inverse_sum")
+    twin = measures.combine(_parts(Executor("cpu"), graph, measure, 8))
+    for _ in range(2):
+        parts = _parts(Executor("cuda"), graph, measure, 8)
+        assert len(parts) > 5
+        _partial_equal(measures.combine(parts), twin)
 
 
 def _partial_equal(a, b):

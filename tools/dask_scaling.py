@@ -25,9 +25,10 @@ whether the answers agree.
              where the rows went is printed; rows of every 64th source are compared
 
 Each time is the median of --repeat calls after one untimed call (kernel compilation,
-the graph's upload, on the cluster also its scatter to the workers). For the cluster
-the busiest worker's compute seconds (Dask's task stream) are printed beside the wall
-time: the difference is what the transfers and the scheduling cost. The measures are
+the graph's upload, on the cluster also its scatter to the workers). For each cluster
+call, from Dask's task stream: every worker's compute seconds, the time from the call's
+start to the first task's compute, and from the last compute's end to the call's return
+(what scheduling, transfers and the caller's own work cost). The measures are
 timed on one device before the cluster starts (its worker on the same GPU would hold
 device memory and shrink one device's batches). The rows, which the plan keeps in this
 process, are timed in alternation, one device then the cluster, with the cluster up:
@@ -135,15 +136,22 @@ def start_cluster(args):
     return cluster, f"distributed SpecCluster of Nannies, GPUs {devices}"
 
 
-def busiest_worker_seconds(stream):
-    """The largest sum of compute seconds of one worker in a get_task_stream record."""
-    busy = {}
+def task_timeline(stream, start, end):
+    """Where one cluster call's time went, from its get_task_stream record: (each
+    worker's compute seconds, largest first; seconds from the call's ``start`` to the
+    first compute's start; seconds from the last compute's stop to the call's ``end``),
+    ``start`` and ``end`` read with time.time(), as the workers stamp their tasks."""
+    busy, first, last = {}, None, None
     for entry in stream.data:
         for part in entry.get("startstops", ()):
             if part.get("action") == "compute":
                 busy[entry["worker"]] = busy.get(entry["worker"], 0.0) + \
                     part["stop"] - part["start"]
-    return max(busy.values()) if busy else None
+                first = part["start"] if first is None else min(first, part["start"])
+                last = part["stop"] if last is None else max(last, part["stop"])
+    if first is None:
+        return [], None, None
+    return sorted(busy.values(), reverse=True), first - start, end - last
 
 
 # -- workloads -----------------------------------------------------------------------------
@@ -255,6 +263,10 @@ def timed(run, repeat):
     return statistics.median(times), times, out
 
 
+def _lags(lag, tail):
+    return "-" if lag is None else f"{1e3 * lag:.0f}/{1e3 * tail:.0f}"
+
+
 def free_device(graph):
     """Let this process's device copies and CuPy's pool go before the workers start."""
     for g in (graph, graph.__dict__.get("unit_weights"), graph.__dict__.get("reverse")):
@@ -335,7 +347,7 @@ def main(argv=None):
             with cfg(dask_client=client):
                 run()  # untimed: scatter, uploads, kernel compilation on every worker
             plan_log.here = 0
-            times, busy = [], []
+            times, busy, lags = [], [], []
             out = None
             for _ in range(max(1, args.repeat)):
                 out = None
@@ -344,10 +356,13 @@ def main(argv=None):
                     run()
                     alone.append(time.perf_counter() - t0)
                 with cfg(dask_client=client), distributed.get_task_stream(client) as stream:
-                    t0 = time.perf_counter()
+                    t0, w0 = time.perf_counter(), time.time()
                     out = run()
                     times.append(time.perf_counter() - t0)
-                busy.append(busiest_worker_seconds(stream))
+                    w1 = time.time()
+                workers, lag, tail = task_timeline(stream, w0, w1)
+                busy.append(workers)
+                lags.append((lag, tail))
             if alone:
                 r.update(one_device_s=statistics.median(alone), one_device_runs=alone,
                          one_device_timing="in alternation with the cluster's calls")
@@ -355,15 +370,18 @@ def main(argv=None):
                     f"{', '.join(f'{t:.3f}' for t in alone)}; in alternation)")
             cluster_s = statistics.median(times)
             r.update(cluster=what, workers=args.workers, cluster_s=cluster_s,
-                     cluster_runs=times, busiest_worker_compute_s=busy,
+                     cluster_runs=times, worker_compute_s=busy,
+                     first_start_and_last_stop_lag_s=lags,
                      speedup=r["one_device_s"] / cluster_s,
                      agrees=bool(agree(r.pop("answer"), out)), target=TARGETS[name])
             if name == "rows":
                 r["rows_plan"] = f"here in {plan_log.here} of {len(times)} runs"
             r["target_met"] = r["speedup"] >= r["target"]
             say(f"{name}: {args.workers} workers {cluster_s:.3f} s (runs "
-                f"{', '.join(f'{t:.3f}' for t in times)}; busiest worker computing "
-                f"{', '.join('-' if b is None else f'{b:.3f}' for b in busy)} s"
+                f"{', '.join(f'{t:.3f}' for t in times)}; workers computing "
+                f"{', '.join('/'.join(f'{b:.3f}' for b in w) or '-' for w in busy)} s; "
+                "first compute started, call ended after the last, ms: "
+                f"{', '.join(_lags(lag, tail) for lag, tail in lags)}"
                 + (f"; rows computed {r['rows_plan']}" if name == "rows" else "") + ")")
             free_device(graph)  # this process's pool before the next workload's workers
     finally:

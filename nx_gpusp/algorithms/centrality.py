@@ -5,7 +5,9 @@ betweenness family (betweenness and betweenness_subset) and load centrality
 
 Closeness and harmonic centrality use distances *to* a node (NetworkX's inward distance
 on directed graphs): the searches run from every node of the transpose graph
-(closeness), or from the smaller of NetworkX's two node sets (harmonic).
+(closeness), or from NetworkX's nodes asked for on the transpose (harmonic; from its
+sources where they are fewer), their per-source statistics turned into NetworkX's dict
+part by part as they come back.
 
 Betweenness: Brandes' dependencies of a batch of sources summed on the device
 (nx_gpusp.solvers.apsp.brandes), then NetworkX's rescaling on the host, with its float
@@ -34,7 +36,8 @@ from ..solvers.apsp.brandes import EDGE_SUBSET, LOAD, SUBSET, declined_weights
 from ..value_types import arc_ids
 from .common import (arc_count, as_csr, check_weights, configured_executor, label_index,
                      node_index, reversed_graph)
-from .measures import MEASURE, measure_can_run, measure_should_run, statistics
+from .measures import (MEASURE, measure_can_run, measure_should_run, statistics,
+                       statistics_parts)
 
 __all__ = ["closeness_values", "rescale"]
 
@@ -68,12 +71,18 @@ def closeness_centrality(G, u=None, distance=None, wf_improved=True, *, method=N
         sources = np.arange(graph.n, dtype=np.int64)
     if len(sources) == 0:
         return {}
-    stats = statistics(reversed_graph(G, graph, distance), sources, ("reached", "sum"),
-                       method=method, options=options, what="closeness_centrality")
-    values = closeness_values(stats.rows["reached"], stats.rows["sum"], graph.n, wf_improved)
-    if u is not None:
-        return values[0]
-    return dict(zip(graph.nodes, values))
+    # every node's part as it comes back (Dask: while the workers compute the next)
+    out, done, nodes = {}, 0, graph.nodes
+    for part in statistics_parts(reversed_graph(G, graph, distance), sources,
+                                 ("reached", "sum"), method=method, options=options,
+                                 what="closeness_centrality"):
+        values = closeness_values(part.rows["reached"], part.rows["sum"], graph.n,
+                                  wf_improved)
+        if u is not None:
+            return values[0]
+        out.update(zip(nodes[done:done + len(values)], values))
+        done += len(values)
+    return out
 
 
 @networkx_algorithm(can_run=measure_can_run("distance"), should_run=measure_should_run(),
@@ -82,22 +91,38 @@ def harmonic_centrality(G, nbunch=None, distance=None, sources=None, *, method=N
                         **options):
     graph = as_csr(G, distance)
     # NetworkX's keys: a set of the nbunch labels, iterated in that set's order
-    keys = set(graph.labels(graph.nbunch_indices(nbunch)))
-    targets = np.array([graph.index_of(v) for v in keys], dtype=np.int64)
-    origins = np.unique(graph.nbunch_indices(sources))
-    value = np.zeros(graph.n)
-    if len(targets) and len(origins):
-        if len(targets) < len(origins):  # search from the targets on the transpose
-            stats = statistics(reversed_graph(G, graph, distance), targets, ("inverse_sum",),
-                               method=method, options=options, columns=origins,
-                               what="harmonic_centrality")
-            value[targets] = stats.rows["inverse_sum"]
-        else:  # search from the sources, sum per target
-            stats = statistics(graph, origins, ("column_inverse_sum",), method=method,
-                               options=options, what="harmonic_centrality")
-            value = stats.columns["column_inverse_sum"]
-    # NetworkX starts every node at int 0 and adds 1/d > 0 per reaching source
-    return {v: x if x > 0 else 0 for v, x in zip(keys, value[targets].tolist())}
+    keys = list(set(graph.labels(graph.nbunch_indices(nbunch))))
+    targets = graph.indices_of_nodes(keys)
+    everyone = sources is None
+    origins = np.arange(graph.n, dtype=np.int64) if everyone else \
+        np.unique(graph.nbunch_indices(sources))
+    if not len(targets) or not len(origins):
+        return dict.fromkeys(keys, 0)
+    if len(targets) <= len(origins):
+        # from the targets on the transpose, in the keys' order: each part's values as
+        # it comes back (Dask: while the workers compute the next)
+        out, done = {}, 0
+        for part in statistics_parts(reversed_graph(G, graph, distance), targets,
+                                     ("inverse_sum",), method=method, options=options,
+                                     columns=None if everyone else origins,
+                                     what="harmonic_centrality"):
+            values = _harmonic_values(part.rows["inverse_sum"])
+            out.update(zip(keys[done:done + len(values)], values))
+            done += len(values)
+        return out
+    # fewer sources: search from them, sum per target
+    stats = statistics(graph, origins, ("column_inverse_sum",), method=method,
+                       options=options, what="harmonic_centrality")
+    return dict(zip(keys, _harmonic_values(stats.columns["column_inverse_sum"][targets])))
+
+
+def _harmonic_values(value):
+    """NetworkX's values of the sums ``value``: it starts every node at int 0 and adds
+    1/d > 0 per reaching source, so a node reached by none keeps int 0."""
+    out = value.tolist()
+    for i in np.flatnonzero(~(value > 0)).tolist():
+        out[i] = 0
+    return out
 
 
 # -- betweenness ----------------------------------------------------------------------
@@ -186,8 +211,7 @@ def _sample(graph, k, seed):
     """NetworkX's sources for ``k``: ``seed.sample(list(G), k)`` with the seed turned
     into a Random as its ``py_random_state`` does (vertex indices, in sample order)."""
     rng = nx.utils.create_py_random_state(seed)
-    nodes = rng.sample(list(graph.nodes), k)
-    return np.array([graph.index_of(v) for v in nodes], dtype=np.int64)
+    return graph.indices_of_nodes(rng.sample(list(graph.nodes), k))
 
 
 def _run(graph, sources, **kw):

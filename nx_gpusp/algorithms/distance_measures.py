@@ -73,8 +73,10 @@ def eccentricity(G, v=None, sp=None, weight=None, *, method=None, **options):
     unique = np.array(list(dict.fromkeys(nodes.tolist())), dtype=np.int64)
     if len(unique) == 0:
         return {}
-    ecc = [_networkx_number(x) for x in
-           _eccentricities(graph, unique, method=method, options=options).tolist()]
+    values = _eccentricities(graph, unique, method=method, options=options)
+    ecc = values.tolist()
+    for i in np.flatnonzero(values == 0).tolist():  # _networkx_number, without a call each
+        ecc[i] = 0
     if v is not None and graph.index_of(v) is not None:  # NetworkX's "v in G"
         return ecc[0]
     return dict(zip(graph.labels(unique), ecc))

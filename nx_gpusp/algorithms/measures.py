@@ -1,17 +1,17 @@
 """What the all-pairs measure functions (centrality, distance_measures, efficiency,
 wiener, generic's average_shortest_path_length) share: their can_run and should_run
-policies, and one call that returns per-source statistics reduced on the device
+policies, and the call that returns per-source statistics reduced on the device
 (nx_gpusp.solvers.apsp.measures), on the workers of ``dask_client`` when one is set
-(nx_gpusp.distributed)."""
+(nx_gpusp.distributed), whole or part by part."""
 
 from ..config import get_config
-from ..distributed import source_statistics
+from ..distributed import statistics_parts as parts_of_statistics
 from ..graph import CSRGraph
-from ..solvers.apsp.measures import measure_method
+from ..solvers.apsp.measures import combine, measure_method
 from .common import arc_count, check_weights, configured_executor
 
-__all__ = ["measure_can_run", "measure_should_run", "statistics", "refuse_precomputed",
-           "MEASURE"]
+__all__ = ["measure_can_run", "measure_should_run", "statistics", "statistics_parts",
+           "refuse_precomputed", "MEASURE"]
 
 # the documentation part of the measures' decorators
 MEASURE = {"doc": "Batched SSSP from every source on the GPU (bit-parallel BFS or min-plus "
@@ -82,12 +82,23 @@ def measure_should_run(node=None):
 def statistics(graph, sources, measure, *, what, family="dijkstra", method=None,
                options=None, columns=None):
     """The statistics ``measure`` (names in nx_gpusp.solvers.apsp.measures) of the rows
-    of ``sources`` (vertex indices), as a Partial of host arrays. ``family``: the
+    of ``sources`` (vertex indices), as one Partial of host arrays. ``family``: the
     weights accepted ("dijkstra": non-negative, "bellman-ford": negative too);
     ``method``: an all-pairs method name (None: nx.config.backends.gpusp.all_pairs_method)."""
+    return combine(statistics_parts(graph, sources, measure, what=what, family=family,
+                                    method=method, options=options, columns=columns))
+
+
+def statistics_parts(graph, sources, measure, *, what, family="dijkstra", method=None,
+                     options=None, columns=None):
+    """:func:`statistics` one Partial at a time, in the order of ``sources``, as each is
+    ready (nx_gpusp.distributed.statistics_parts): a caller that turns each into its
+    answer works while Dask's workers compute the next. The weights and the method are
+    checked here, before the first part is asked for."""
     check_weights(graph, family)
     m = measure_method(graph, method or get_config().all_pairs_method,
                        negative_ok=family == "bellman-ford", sources=len(sources))
     opts = {"method": m.name, "method_options": m.check_options(options or {}),
             "columns": columns}
-    return source_statistics(configured_executor(), graph, sources, measure, opts, what=what)
+    return parts_of_statistics(configured_executor(), graph, sources, measure, opts,
+                               what=what)

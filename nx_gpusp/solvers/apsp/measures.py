@@ -34,15 +34,17 @@ import numpy as np
 from ...graph import distance_inf
 from ...methods import choose, get_method
 from .floyd_warshall_dpx import path_bound
-from .progress import Progress
 
 __all__ = ["ROW_STATISTICS", "COLUMN_STATISTICS", "Partial", "measure_method",
-           "reduce_source_batch", "iter_partials", "reduce_batch", "combine", "run_measure"]
+           "reduce_source_batch", "queue_source_batch", "iter_partials", "reduce_batch",
+           "combine", "PART_SOURCES"]
 
 ROW_STATISTICS = ("reached", "sum", "max", "inverse_sum")
 COLUMN_STATISTICS = ("column_inverse_sum",)
 # entries of the B x n block reduced at a time (bounds the reductions' temporaries)
 REDUCE_ENTRIES = 1 << 25
+PART_SOURCES = 16384  # sources of the batches whose statistics iter_partials hands on
+# at once (the host waits for a part's copies once, not once a batch)
 INT64_LIMIT = 1 << 63
 LOW_BITS = 32
 
@@ -110,6 +112,13 @@ def reduce_source_batch(ex, graph, batch, measure, columns=None):
     """The statistics ``measure`` of one SourceBatch, reduced on its device in row
     slices of at most REDUCE_ENTRIES entries; a Partial of host arrays.
     ``columns``: device bool n-vector restricting ``inverse_sum`` (None: every vertex)."""
+    return queue_source_batch(ex, graph, batch, measure, columns)()
+
+
+def queue_source_batch(ex, graph, batch, measure, columns=None):
+    """:func:`reduce_source_batch` queued: a function returning its Partial. The fused
+    statistics (integer rows) are copied to the host asynchronously, so the host can
+    queue the next batch before this one has finished; the other paths copy at once."""
     xp = ex.xp
     dist = batch.dist
     b, n = len(batch.sources), graph.n
@@ -128,7 +137,7 @@ def reduce_source_batch(ex, graph, batch, measure, columns=None):
             found = ex.ops("row_statistics").statistics(d, columns)
             for name, value in zip(ROW_STATISTICS, found):
                 if name in rows:
-                    rows[name].append(ex.to_host(value))
+                    rows[name].append(ex.to_host_async(value))
         if fused and not cols:
             continue
         reached = d != inf
@@ -147,15 +156,23 @@ def reduce_source_batch(ex, graph, batch, measure, columns=None):
             part = _inverse(xp, d, positive).sum(axis=0)
             acc = cols["column_inverse_sum"]
             cols["column_inverse_sum"] = part if acc is None else acc + part
-    out_rows = {name: np.concatenate(parts) if parts else np.zeros(0)
-                for name, parts in rows.items()}
-    out_cols = {name: ex.to_host(acc) if acc is not None else np.zeros(n)
-                for name, acc in cols.items()}
-    return Partial(np.asarray(batch.sources, dtype=np.int64), out_rows, out_cols)
+    sources = np.asarray(batch.sources, dtype=np.int64)
+
+    def finish():
+        out_rows = {name: np.concatenate([p() if callable(p) else p for p in parts])
+                    if parts else np.zeros(0) for name, parts in rows.items()}
+        out_cols = {name: ex.to_host(acc) if acc is not None else np.zeros(n)
+                    for name, acc in cols.items()}
+        return Partial(sources, out_rows, out_cols)
+
+    return finish
 
 
 def iter_partials(ex, graph, sources, measure, options):
-    """One Partial per device batch of ``sources`` (host vertex indices).
+    """Partials of ``sources`` (host vertex indices) in their order, each of whole
+    device batches, about PART_SOURCES sources: a batch's statistics reach the host
+    while the next batch runs (queue_source_batch), so the device does not wait for
+    the host between batches.
 
     options: "method" (an all-pairs method name), "method_options" (its options),
     "columns" (host vertex indices that ``inverse_sum`` counts; absent or None: all).
@@ -172,10 +189,16 @@ def iter_partials(ex, graph, sources, measure, options):
     batches = method.solver(ex, graph, np.asarray(sources, dtype=np.int64), cutoff=None,
                             want_pred=False,
                             **method.check_options(options.get("method_options") or {}))
+    queued = []  # (sources, finish) of the batches queued and not yet handed on
     for batch in batches:
-        part = reduce_source_batch(ex, graph, batch, measure, columns)
+        queued.append((len(batch.sources), queue_source_batch(ex, graph, batch, measure,
+                                                              columns)))
         del batch  # free its B x n distances before the solver allocates the next batch
-        yield part
+        if sum(size for size, _ in queued[:-1]) >= PART_SOURCES:
+            done, queued = queued[:-1], queued[-1:]  # the last batch runs meanwhile
+            yield combine([finish() for _, finish in done])
+    if queued:
+        yield combine([finish() for _, finish in queued])
 
 
 def combine(partials):
@@ -195,12 +218,3 @@ def reduce_batch(ex, graph, sources, measure, options):
     function of its arguments (one device's share of a distributed run)."""
     return combine(iter_partials(ex, graph, sources, measure, options))
 
-
-def run_measure(ex, graph, sources, measure, options, *, what):
-    """reduce_batch with progress on the "nx_gpusp" logger after every device batch."""
-    progress = Progress(what, len(sources))
-    parts = []
-    for part in iter_partials(ex, graph, sources, measure, options):
-        parts.append(part)
-        progress.advance(len(part.sources))
-    return combine(parts)
