@@ -66,6 +66,7 @@
 // entries; brandes_ordered_* a warp per source (grid-stride over warps); brandes_row_order
 // a block of BRANDES_ORDER_THREADS per row, capacity * 4 bytes of dynamic shared memory.
 #include "common.cuh"
+#include "block_scan.cuh"
 
 #define BRANDES_FULL_MASK 0xffffffffu
 #define BRANDES_UNSEEN 0x7fffffff
@@ -196,7 +197,6 @@ brandes_row_order(const T* __restrict__ dist, int n, int count, int capacity, in
     __shared__ T s_lo[BRANDES_ORDER_THREADS / 32], s_hi[BRANDES_ORDER_THREADS / 32];
     __shared__ int crowded;
     const T inf = DistTraits<T>::inf();
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     for (long long s = blockIdx.x; s < count; s += gridDim.x) {
         const T* d = dist + s * n;
         int* o = order + s * n;
@@ -234,26 +234,8 @@ brandes_row_order(const T* __restrict__ dist, int n, int count, int capacity, in
             widest = max(widest, bucket[i]);
         }
         if (!exact && widest > BRANDES_BUCKET_SORT_MAX) crowded = 1;
-        unsigned int incl = mine;
-#pragma unroll
-        for (int off = 1; off < 32; off <<= 1) {
-            const unsigned int y = __shfl_up_sync(BRANDES_FULL_MASK, incl, off);
-            if (lane >= off) incl += y;
-        }
-        if (lane == 31) warp_sum[warp] = incl;
-        __syncthreads();
-        if (warp == 0) {
-            const unsigned int t = warp_sum[lane];  // BRANDES_ORDER_THREADS / 32 == 32
-            unsigned int u = t;
-#pragma unroll
-            for (int off = 1; off < 32; off <<= 1) {
-                const unsigned int y = __shfl_up_sync(BRANDES_FULL_MASK, u, off);
-                if (lane >= off) u += y;
-            }
-            warp_sum[lane] = u - t;
-        }
-        __syncthreads();
-        unsigned int run = warp_sum[warp] + incl - mine;
+        unsigned int run =
+            block_inclusive_scan<BRANDES_ORDER_THREADS / 32>(mine, warp_sum) - mine;
         for (int i = first; i < last; ++i) {
             const unsigned int c = bucket[i];
             bucket[i] = run;

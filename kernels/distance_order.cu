@@ -23,6 +23,7 @@
 // ~0, 0, 0); keys[n] K and vals[n] int32, twice (passes alternate); hist[256 * tiles]
 // and totals[256] unsigned int.
 #include "common.cuh"
+#include "block_scan.cuh"
 
 #define ORDER_THREADS 256        // ops/order.py: BLOCK
 #define ORDER_PER_THREAD 16
@@ -131,28 +132,12 @@ __global__ void __launch_bounds__(ORDER_SCAN_THREADS)
 order_scan_rows(unsigned int* hist, int tiles, unsigned int* totals) {
     __shared__ unsigned int warp_sums[ORDER_SCAN_THREADS / 32];
     unsigned int* row = hist + (long long)blockIdx.x * tiles;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     unsigned int carry = 0;
     for (int start = 0; start < tiles; start += ORDER_SCAN_THREADS) {
         const int i = start + threadIdx.x;
         const unsigned int v = i < tiles ? row[i] : 0;
-        unsigned int x = v;  // inclusive scan within the warp
-        for (int off = 1; off < 32; off <<= 1) {
-            const unsigned int y = __shfl_up_sync(FULL_MASK, x, off);
-            if (lane >= off) x += y;
-        }
-        if (lane == 31) warp_sums[warp] = x;
-        __syncthreads();
-        if (warp == 0) {
-            unsigned int s = warp_sums[lane];
-            for (int off = 1; off < 32; off <<= 1) {
-                const unsigned int y = __shfl_up_sync(FULL_MASK, s, off);
-                if (lane >= off) s += y;
-            }
-            warp_sums[lane] = s;  // inclusive over the warps
-        }
-        __syncthreads();
-        if (i < tiles) row[i] = carry + (warp ? warp_sums[warp - 1] : 0) + x - v;
+        const unsigned int x = block_inclusive_scan<ORDER_SCAN_THREADS / 32>(v, warp_sums);
+        if (i < tiles) row[i] = carry + x - v;
         carry += warp_sums[ORDER_SCAN_THREADS / 32 - 1];
         __syncthreads();  // warp_sums is rewritten by the next chunk
     }
