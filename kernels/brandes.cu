@@ -13,8 +13,10 @@
 //    counts their tight in-arcs in npred (track_npred; 2: none from the source, see
 //    load below) and sets *more.
 //  * brandes_levels_backward: each entry at `level` sums, over the out-arcs to heads at
-//    level + 1, the dependency share c of the head (see share()), into delta; with
-//    track_arcs the warp's shares of an arc are summed and added to arc_sum[arc].
+//    level + 1, the dependency share c of the head (see share()), into delta.
+//  * brandes_levels_arcs: after the backward pass, a thread per arc (v, w) adds its
+//    shares to arc_sum[arc] over the batch's sources in order (those where w is one
+//    level beyond v).
 // Weights (brandes_row_order, brandes_ordered_*): a source-major count x n block
 // (entry s * n + v), a batch of all-pairs rows.
 //  * brandes_row_order: a block per row sorts the row's reached vertices (distance not
@@ -43,9 +45,13 @@
 //    vertex's sum runs over its own arcs in CSR order, so sigma and delta do not depend
 //    on the steps taken (nor on the order of ties): the same as one thread per source.
 //    Sums of shares add with __dadd_rn (never fused into a multiply-add), as the twin.
-//  * brandes_ordered_arcs: after the backward pass, a thread per arc sums its shares
-//    over the batch's sources in row order and adds the sum to arc_sum (no atomics: the
-//    same bits run after run).
+//  * brandes_ordered_arcs: after the backward pass, a thread per arc adds its shares to
+//    arc_sum[arc] over the batch's sources in row order.
+//  * brandes_add_in_order: acc[v] += block[s][v] for s = 0, 1, ... in order, a thread
+//    per vertex (the batch's dependencies into the sums over every source).
+// Every sum over sources (arc_sum, acc) adds one source after another onto the total so
+// far, with no atomics: the same bits run after run, however the sources are cut into
+// batches (a batch's size follows the free device memory).
 // Shares (mode): 0 Brandes: sigma[v] * ((1 + delta[w]) / sigma[w]); 1 subset:
 // sigma[v] * ((delta[w] + 1) / sigma[w]) for a target w, else sigma[v] * (delta[w] /
 // sigma[w]); 2 edge subset: (sigma[v] / sigma[w]) * (1 + delta[w]) for a target w, else
@@ -62,8 +68,8 @@
 // Arguments: CSR indptr[n+1] int64, indices[m] int32, weights[m] T; dist int32 levels
 // (INT32_MAX unreached) or T distances (DistTraits<T>::inf() unreached); order int32;
 // reached int64[count]; sigma, delta float64; npred int32; target uint8[n]; arc_sum
-// float64[m]. Launch: the level kernels and brandes_ordered_arcs grid-stride over their
-// entries; brandes_ordered_* a warp per source (grid-stride over warps); brandes_row_order
+// float64[m]. Launch: the level kernels, brandes_*_arcs and brandes_add_in_order
+// grid-stride over their entries, arcs or vertices; brandes_ordered_* a warp per source (grid-stride over warps); brandes_row_order
 // a block of BRANDES_ORDER_THREADS per row, capacity * 4 bytes of dynamic shared memory.
 #include "common.cuh"
 #include "block_scan.cuh"
@@ -90,10 +96,15 @@ __device__ __forceinline__ bool brandes_reads_npred(int mode) {
     return mode == 2 || mode == 3;
 }
 
-__device__ __forceinline__ double brandes_warp_sum(double x) {
-#pragma unroll
-    for (int offset = 16; offset; offset >>= 1) x += __shfl_down_sync(BRANDES_FULL_MASK, x, offset);
-    return x;
+// The tail v of arc e: indptr[v] <= e < indptr[v + 1] (a binary search).
+__device__ __forceinline__ int brandes_arc_tail(const long long* __restrict__ indptr, int n,
+                                                long long e) {
+    int lo = 0, hi = n;
+    while (hi - lo > 1) {
+        const int mid = lo + (hi - lo) / 2;
+        if (indptr[mid] <= e) lo = mid; else hi = mid;
+    }
+    return lo;
 }
 
 __global__ void brandes_levels_forward(const long long* __restrict__ indptr,
@@ -124,10 +135,8 @@ __global__ void brandes_levels_backward(const long long* __restrict__ indptr,
                                         int level, const int* __restrict__ dist,
                                         const double* __restrict__ sigma, double* delta,
                                         int mode, const unsigned char* __restrict__ target,
-                                        const int* __restrict__ npred, double* arc_sum,
-                                        int track_arcs) {
+                                        const int* __restrict__ npred) {
     const long long total = static_cast<long long>(n) * width;  // a multiple of 32
-    const int lane = threadIdx.x & 31;
     for (long long i = global_thread_id(); i < total; i += grid_stride()) {
         const bool active = dist[i] == level;
         if (!__any_sync(BRANDES_FULL_MASK, active)) continue;  // the warp: one vertex
@@ -143,12 +152,40 @@ __global__ void brandes_levels_backward(const long long* __restrict__ indptr,
                                   brandes_reads_target(mode) && target[w],
                                   brandes_reads_npred(mode) ? npred[j] : 1);
             acc += c;
-            if (track_arcs) {
-                const double warp = brandes_warp_sum(c);
-                if (lane == 0 && warp != 0.0) atomicAdd(&arc_sum[e], warp);
-            }
         }
         if (active) delta[i] = acc;
+    }
+}
+
+__global__ void brandes_levels_arcs(const long long* __restrict__ indptr,
+                                    const int* __restrict__ indices, int n, long long m,
+                                    int width, int count, const int* __restrict__ dist,
+                                    const double* __restrict__ sigma,
+                                    const double* __restrict__ delta, int mode,
+                                    const unsigned char* __restrict__ target,
+                                    const int* __restrict__ npred, double* arc_sum) {
+    for (long long e = global_thread_id(); e < m; e += grid_stride()) {
+        const long long v = brandes_arc_tail(indptr, n, e), w = indices[e];
+        const bool to_target = brandes_reads_target(mode) && target[w];
+        double acc = arc_sum[e];
+        for (int s = 0; s < count; ++s) {
+            const long long i = v * width + s, j = w * width + s;
+            const int dv = dist[i];
+            if (dv == BRANDES_UNSEEN || dist[j] != dv + 1) continue;
+            acc = __dadd_rn(acc, brandes_share(mode, sigma[i], sigma[j], delta[j], to_target,
+                                               brandes_reads_npred(mode) ? npred[j] : 1));
+        }
+        arc_sum[e] = acc;
+    }
+}
+
+__global__ void brandes_add_in_order(const double* __restrict__ block, int count,
+                                     long long n, long long row_stride,
+                                     long long col_stride, double* acc) {
+    for (long long v = global_thread_id(); v < n; v += grid_stride()) {
+        double a = acc[v];
+        for (int s = 0; s < count; ++s) a = __dadd_rn(a, block[s * row_stride + v * col_stride]);
+        acc[v] = a;
     }
 }
 
@@ -382,15 +419,10 @@ __global__ void brandes_ordered_arcs(const long long* __restrict__ indptr,
                                      const int* __restrict__ npred, double* arc_sum) {
     const T inf = DistTraits<T>::inf();
     for (long long e = global_thread_id(); e < m; e += grid_stride()) {
-        int lo = 0, hi = n;  // the tail: indptr[lo] <= e < indptr[hi]
-        while (hi - lo > 1) {
-            const int mid = lo + (hi - lo) / 2;
-            if (indptr[mid] <= e) lo = mid; else hi = mid;
-        }
-        const int v = lo, w = indices[e];
+        const int v = brandes_arc_tail(indptr, n, e), w = indices[e];
         const T we = weights[e];
         const bool to_target = brandes_reads_target(mode) && target[w];
-        double acc = 0.0;
+        double acc = arc_sum[e];
         for (long long row = 0; row < static_cast<long long>(count) * n; row += n) {
             const T dv = dist[row + v];
             if (dv == inf || dv + we != dist[row + w]) continue;
@@ -398,6 +430,6 @@ __global__ void brandes_ordered_arcs(const long long* __restrict__ indptr,
                                                delta[row + w], to_target,
                                                brandes_reads_npred(mode) ? npred[row + w] : 1));
         }
-        arc_sum[e] += acc;
+        arc_sum[e] = acc;
     }
 }

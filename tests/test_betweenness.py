@@ -326,9 +326,10 @@ def executors():
 @pytest.mark.parametrize("mode", [BRANDES, SUBSET, EDGE_SUBSET, LOAD])
 @pytest.mark.parametrize("directed", [True, False])
 def test_levels_kernels_match_twin(executors, seed, mode, directed):
-    """A whole batch of levels, forward then backward, on CUDA and on the twin: the same
-    levels, path counts and npred exactly (LOAD: none counted from the source),
-    dependencies and arc sums to rounding."""
+    """A whole batch of levels, forward then backward, then the arc sums and the vertex
+    sums in source order, on CUDA and on the twin: the same levels, path counts and
+    npred exactly (LOAD: none counted from the source), dependencies and sums to
+    rounding (the backward kernel may fuse a share's product into its sum)."""
     graph = _csr(seed, directed=directed)
     rng = np.random.default_rng(seed)
     count, width = 45, 64
@@ -354,16 +355,62 @@ def test_levels_kernels_match_twin(executors, seed, mode, directed):
             level += 1
         for lv in range(level, -1, -1):
             ops.levels_backward(g, width, lv, dist, sigma, delta, mode,
-                                ex.asarray(target.astype(np.uint8)), npred, arcs)
-        out.append([ex.to_host(a) for a in (dist, sigma, npred, delta, arcs)])
-    (d1, s1, p1, e1, a1), (d2, s2, p2, e2, a2) = out
+                                ex.asarray(target.astype(np.uint8)), npred)
+        ops.levels_arcs(g, width, count, dist, sigma, delta, mode,
+                        ex.asarray(target.astype(np.uint8)), npred, arcs)
+        vertex = xp.zeros(graph.n)
+        ops.add_in_order(delta, count, graph.n, 1, width, vertex)
+        out.append([ex.to_host(a) for a in (dist, sigma, npred, delta, arcs, vertex)])
+    (d1, s1, p1, e1, a1, v1), (d2, s2, p2, e2, a2, v2) = out
     np.testing.assert_array_equal(d1, d2)
     np.testing.assert_array_equal(s1, s2)
     np.testing.assert_array_equal(p1, p2)
     np.testing.assert_allclose(e1, e2, rtol=1e-12)
     np.testing.assert_allclose(a1, a2, rtol=1e-12, atol=1e-9)
+    np.testing.assert_allclose(v1, v2, rtol=1e-12, atol=1e-9)
     if mode == LOAD:  # the sources' out-neighbours (level 1) hand on nothing
         assert not p1[d1 == 1].any() and p1[(d1 > 1) & (d1 != UNSEEN)].all()
+
+
+def _sums_by_batch(ex, graph, sources, batches, monkeypatch, **kw):
+    """Dependencies of ``sources`` computed in batches of each size of ``batches``."""
+    import nx_gpusp.solvers.apsp.brandes as brandes
+
+    out = []
+    for b in batches:
+        monkeypatch.setattr(brandes, "batch_size",
+                            lambda ex, graph, count, entry, what, requested=None, b=b: b)
+        out.append(brandes.dependencies(ex, graph, sources, **kw))
+    return out
+
+
+def _same_bits(parts):
+    for got in parts[1:]:
+        np.testing.assert_array_equal(got.vertex, parts[0].vertex)
+        np.testing.assert_array_equal(got.arcs, parts[0].arcs)
+        np.testing.assert_array_equal(got.reached, parts[0].reached)
+
+
+@pytest.mark.parametrize("weights", [False, True])
+@pytest.mark.parametrize("mode", [BRANDES, EDGE_SUBSET])
+def test_sums_do_not_depend_on_the_batches(monkeypatch, weights, mode):
+    """Vertex and arc sums add one source after another onto the total so far: the
+    same bits whatever the batches' sizes (which follow the free device memory)."""
+    graph = _csr(4, n=400, m=3000, weights=weights)
+    sources = np.arange(0, 400, 3)
+    targets = np.random.default_rng(4).random(graph.n) < 0.3
+    _same_bits(_sums_by_batch(Executor("cpu"), graph, sources, (32, 64, 1000), monkeypatch,
+                              mode=mode, targets=targets, arcs=True))
+
+
+@needs_gpu
+@pytest.mark.parametrize("weights", [False, True])
+def test_sums_do_not_depend_on_the_batches_on_gpu(monkeypatch, weights):
+    """The same on CUDA, each batch size twice: the same bits every time."""
+    graph = _csr(5, n=2000, m=16000, weights=weights)
+    sources = np.arange(0, 2000, 5)
+    _same_bits(_sums_by_batch(Executor("cuda"), graph, sources, (32, 96, 96, 400, 400),
+                              monkeypatch, arcs=True))
 
 
 def _grid(side, weights, seed):

@@ -8,10 +8,12 @@ type (distance_inf unreached), ``order`` int32 (each row's reached vertices by
 distance, ties in any order: ``row_order``), ``reached`` int64 per source. ``target``
 uint8[n] or None, ``arc_sum`` float64[m] or None. ``mode``: BRANDES, SUBSET,
 EDGE_SUBSET or LOAD (the share formulas of the .cu file). The forward passes with
-``gate_source`` (LOAD) store npred 0 for a vertex with a tight arc from its source. The weighted passes sum each vertex's
-arcs in CSR order and each arc's shares in source order, as the kernels do; the level
-kernels sum path counts and arc shares by atomics (path counts are exact below 2**53,
-dependencies agree to rounding).
+``gate_source`` (LOAD) store npred 0 for a vertex with a tight arc from its source.
+Each vertex's shares are summed over its arcs in CSR order, and every sum over sources
+(``levels_arcs``, ``ordered_arcs``, ``add_in_order``) adds one source after another onto
+the total so far, in the kernels as here: the same bits run after run and for any cut of
+the sources into batches. The level kernels sum path counts by atomics (exact below
+2**53).
 """
 
 import numpy as np
@@ -31,7 +33,8 @@ ROW_ORDER_SPAN = (SHARED_DEFAULT - 1024) // 4  # a counting sort's buckets, in s
 
 class CudaOps(CudaKernelTable):
     source = "brandes.cu"
-    plain = ("brandes_levels_forward", "brandes_levels_backward")
+    plain = ("brandes_levels_forward", "brandes_levels_backward", "brandes_levels_arcs",
+             "brandes_add_in_order")
     templates = ("brandes_row_order", "brandes_ordered_forward", "brandes_ordered_backward",
                  "brandes_ordered_arcs")
 
@@ -54,15 +57,31 @@ class CudaOps(CudaKernelTable):
             g.indptr, g.indices, scalar(g.n, np.int32), scalar(width, np.int32),
             scalar(level, np.int32), dist, sigma, npred, track, more))
 
-    def levels_backward(self, g, width, level, dist, sigma, delta, mode, target, npred,
-                        arc_sum):
+    def levels_backward(self, g, width, level, dist, sigma, delta, mode, target, npred):
         target, _ = self._optional(target, np.uint8)
         npred, _ = self._optional(npred, np.int32)
-        arc_sum, track = self._optional(arc_sum, np.float64)
         self.launch("brandes_levels_backward", g.n * width, (
             g.indptr, g.indices, scalar(g.n, np.int32), scalar(width, np.int32),
             scalar(level, np.int32), dist, sigma, delta, scalar(mode, np.int32), target,
-            npred, arc_sum, track))
+            npred))
+
+    def levels_arcs(self, g, width, count, dist, sigma, delta, mode, target, npred,
+                    arc_sum):
+        """arc_sum[arc] += each of the first ``count`` sources' share of the arc, in
+        source order (after levels_backward's last level)."""
+        target, _ = self._optional(target, np.uint8)
+        npred, _ = self._optional(npred, np.int32)
+        self.launch("brandes_levels_arcs", g.m, (
+            g.indptr, g.indices, scalar(g.n, np.int32), scalar(g.m, np.int64),
+            scalar(width, np.int32), scalar(count, np.int32), dist, sigma, delta,
+            scalar(mode, np.int32), target, npred, arc_sum))
+
+    def add_in_order(self, block, count, n, row_stride, col_stride, acc):
+        """acc[v] += block[s * row_stride + v * col_stride] for s = 0 .. count - 1, in
+        that order (float64)."""
+        self.launch("brandes_add_in_order", n, (
+            block, scalar(count, np.int32), scalar(n, np.int64), scalar(row_stride, np.int64),
+            scalar(col_stride, np.int64), acc))
 
     def row_order(self, count, n, dist, order, reached):
         """Each row's reached vertices by distance into ``order``, their count into
@@ -135,8 +154,7 @@ class NumpyOps(NumpyTwin):
         if len(j):
             more[0] = 1
 
-    def levels_backward(self, g, width, level, dist, sigma, delta, mode, target, npred,
-                        arc_sum):
+    def levels_backward(self, g, width, level, dist, sigma, delta, mode, target, npred):
         entries = np.flatnonzero(dist == level)
         v, s = np.divmod(entries, width)
         owner, arcs = gather_arcs(g.indptr, v)
@@ -150,8 +168,23 @@ class NumpyOps(NumpyTwin):
         acc = np.zeros(len(entries))
         np.add.at(acc, owner, c)
         delta[entries] = acc
-        if arc_sum is not None:
-            np.add.at(arc_sum, arcs, c)
+
+    def levels_arcs(self, g, width, count, dist, sigma, delta, mode, target, npred,
+                    arc_sum):
+        tails, heads = csr_rows(g.indptr), g.indices.astype(np.int64)
+        for s in range(count):
+            i, j = tails * width + s, heads * width + s
+            dv = dist[i]
+            e = np.flatnonzero((dv != UNSEEN) & (dist[j] == dv + 1))
+            i, j = i[e], j[e]
+            arc_sum[e] += _shares(mode, sigma[i], sigma[j], delta[j],
+                                  None if target is None else target[heads[e]].astype(bool),
+                                  None if npred is None else npred[j])
+
+    def add_in_order(self, block, count, n, row_stride, col_stride, acc):
+        columns = np.arange(n, dtype=np.int64) * col_stride
+        for s in range(count):
+            acc += block[s * row_stride + columns]
 
     def row_order(self, count, n, dist, order, reached):
         rows = dist.reshape(count, n)
@@ -204,13 +237,11 @@ class NumpyOps(NumpyTwin):
                      arc_sum):
         tails, heads = csr_rows(g.indptr), g.indices.astype(np.int64)
         inf = distance_inf(dist.dtype)
-        acc = np.zeros(g.m)
         for row in range(0, count * g.n, g.n):
             dv = dist[row + tails]
             seen = dv != inf
             e = np.flatnonzero(seen & (np.where(seen, dv, 0) + weights == dist[row + heads]))
             w = row + heads[e]
-            acc[e] += _shares(mode, sigma[row + tails[e]], sigma[w], delta[w],
-                              None if target is None else target[heads[e]].astype(bool),
-                              None if npred is None else npred[w])
-        arc_sum += acc
+            arc_sum[e] += _shares(mode, sigma[row + tails[e]], sigma[w], delta[w],
+                                  None if target is None else target[heads[e]].astype(bool),
+                                  None if npred is None else npred[w])

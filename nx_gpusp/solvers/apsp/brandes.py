@@ -14,8 +14,9 @@ with a tight arc to a vertex of the same step or later (each arc tested for tigh
 with the comparison NetworkX's Dijkstra makes, dist[u] + w == dist[v]). That needs
 weights whose sums never tie by rounding into a cycle: every weight positive and none
 absorbed by a sum (w > path bound * 2**-53), :func:`declined_weights`. Per-arc sums
-are added per batch by a thread per arc over the batch's sources in order: the same
-bits every run.
+are added by a thread per arc over the batch's sources in order, and each vertex's
+dependencies one source after another (ops.brandes.add_in_order): the same bits every
+run, whatever the batches' sizes.
 
 Mode LOAD: Newman's load (NetworkX's load_centrality): the same passes, each reached
 vertex handing 1 plus the load it received in equal parts to its tight predecessors
@@ -166,10 +167,13 @@ def _levels(ex, graph, sources, state, out):
         delta = xp.zeros(n * width)
         for lv in range(level, -1, -1):
             ops.levels_backward(g, width, lv, dist, sigma, delta, state.mode, state.target,
-                                npred, state.arcs)
+                                npred)
+        if state.arcs is not None:
+            ops.levels_arcs(g, width, count, dist, sigma, delta, state.mode, state.target,
+                            npred, state.arcs)
         del sigma, npred
         delta[at] = 0.0  # a source's own dependency is no betweenness
-        state.vertex += delta.reshape(n, width).sum(axis=1)
+        ops.add_in_order(delta, count, n, 1, width, state.vertex)
         del delta
         seen = (dist != UNSEEN).reshape(n, width)
         state.reached += seen.sum(axis=1)
@@ -216,7 +220,7 @@ def _ordered(ex, graph, sources, state, out, method, options):
                              state.target, npred, state.arcs)
         del sigma, npred
         delta[xp.arange(count) * n + dev_sources] = 0.0
-        state.vertex += delta.reshape(count, n).sum(axis=0)
+        ops.add_in_order(delta, count, n, n, 1, state.vertex)
         del delta
         state.reached += (dist != inf).sum(axis=0)
         out.source_reached[done:done + count] = ex.to_host(reached)
