@@ -344,6 +344,8 @@ ACCEPTED = [
     ("shortest_path_length", "directed", {"target": 3, "weight": asymmetric}),
     ("closeness_centrality", "undirected", {"distance": weight_function(nx.Graph())}),
     ("harmonic_centrality", "directed", {"distance": asymmetric, "sources": [0, 1]}),
+    # every node both ways: NetworkX searches forward, calling weight(u, v, d)
+    ("harmonic_centrality", "directed", {"distance": asymmetric}),
     ("shortest_path_length", "undirected", {"target": 3, "weight": weight_function(nx.Graph())}),
     ("eccentricity", "directed", {"weight": asymmetric}),
     ("diameter", "undirected", {"weight": weight_function(nx.Graph())}),

@@ -5,8 +5,9 @@ betweenness family (betweenness and betweenness_subset) and load centrality
 
 Closeness and harmonic centrality use distances *to* a node (NetworkX's inward distance
 on directed graphs): the searches run from every node of the transpose graph
-(closeness), or from NetworkX's nodes asked for on the transpose (harmonic; from its
-sources where they are fewer), their per-source statistics turned into NetworkX's dict
+(closeness), or from the nodes asked for on the transpose (harmonic; from its sources
+where they are fewer, or as many with a weight function on a directed graph, which
+NetworkX then calls forward), their per-source statistics turned into NetworkX's dict
 part by part as they come back.
 
 Betweenness: Brandes' dependencies of a batch of sources summed on the device
@@ -98,9 +99,15 @@ def harmonic_centrality(G, nbunch=None, distance=None, sources=None, *, method=N
         np.unique(graph.nbunch_indices(sources))
     if not len(targets) or not len(origins):
         return dict.fromkeys(keys, 0)
-    if len(targets) <= len(origins):
-        # from the targets on the transpose, in the keys' order: each part's values as
-        # it comes back (Dask: while the workers compute the next)
+    # NetworkX searches the transpose for fewer targets than sources, else forward: the
+    # same distances either way, but for a weight function on a directed graph, which it
+    # calls as f(v, u, d) on the transpose
+    transposed = len(targets) < len(origins) or (
+        len(targets) == len(origins) and not (callable(distance) and graph.directed))
+    if transposed:
+        # from the targets on the transpose (the fused row statistics), in the keys'
+        # order: each part's values as it comes back (Dask: while the workers compute
+        # the next)
         out, done = {}, 0
         for part in statistics_parts(reversed_graph(G, graph, distance), targets,
                                      ("inverse_sum",), method=method, options=options,
