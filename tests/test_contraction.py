@@ -447,7 +447,6 @@ def test_gpu_build_once_its_routines_are_compiled(monkeypatch, tmp_path):
 
     monkeypatch.setenv("CUPY_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(gpu_build, "_READY", set())
-    monkeypatch.setattr(gpu_build, "_STARTED", {})
     monkeypatch.setattr(gpu_build, "_CHILDREN", {})
     cuda = get_executor("cuda")
     assert not gpu_build.gpu_build_ready(cuda)
@@ -497,7 +496,7 @@ def test_warm_up_compiles_in_one_detached_child(monkeypatch, tmp_path):
     monkeypatch.setenv("CUPY_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("CUPY_CACHE_IN_MEMORY", raising=False)
     monkeypatch.setattr(gpu_build.subprocess, "Popen", Popen)
-    for name, value in (("_READY", set()), ("_STARTED", {}), ("_CHILDREN", {})):
+    for name, value in (("_READY", set()), ("_CHILDREN", {})):
         monkeypatch.setattr(gpu_build, name, value)
     fake = _FakeCuda()
     assert not gpu_build.builder(fake).is_cuda
@@ -524,7 +523,7 @@ def test_warm_up_child_not_started_with_an_in_memory_cache(monkeypatch, caplog):
     monkeypatch.setenv("CUPY_CACHE_IN_MEMORY", "1")
     monkeypatch.setattr(gpu_build.subprocess, "Popen",
                         lambda *a, **k: pytest.fail("a child was started"))
-    for name, value in (("_READY", set()), ("_STARTED", {}), ("_CHILDREN", {})):
+    for name, value in (("_READY", set()), ("_CHILDREN", {})):
         monkeypatch.setattr(gpu_build, name, value)
     with caplog.at_level(logging.INFO, logger="nx_gpusp"):
         assert not gpu_build.builder(_FakeCuda()).is_cuda

@@ -31,8 +31,8 @@ __all__ = ["builder", "gpu_build_ready", "warm_gpu_build", "warm_child", "warm_u
 
 logger = logging.getLogger("nx_gpusp")
 WARM_UP_VERTICES = 4000  # the generated road graph whose GPU build compiles the routines
-_STARTED = {}  # executor name -> whether its warm-up child started (tried once)
-_CHILDREN = {}  # executor name -> the Popen of its warm-up child
+_CHILDREN = {}  # executor name -> the Popen of its warm-up child, None where it could
+# not start (each tried once per process)
 CHILD_CODE = ("import sys; from nx_gpusp.solvers.sssp.gpu_build import warm_child; "
               "warm_child(sys.argv[1])")  # the child's program: python -c CHILD_CODE N
 _READY = set()  # executors whose warm-up completed in this process
@@ -95,31 +95,30 @@ def warm_up_child(ex):
 def _warm_in_background(ex):
     """Start ``ex``'s warm-up child (tried once per process): whether it started."""
     with _LOCK:
-        if ex.name in _STARTED:
-            return _STARTED[ex.name]
-        _STARTED[ex.name] = started = _start_child(ex)
-    return started
+        if ex.name not in _CHILDREN:
+            _CHILDREN[ex.name] = _start_child(ex)
+        return _CHILDREN[ex.name] is not None
 
 
 def _start_child(ex):
+    """The Popen of ``ex``'s warm-up child, or None (said why) where none starts."""
     if _marker(ex) is None:
         logger.info("gpusp: CuPy's kernel cache is in memory only (CUPY_CACHE_IN_MEMORY): "
                     "hierarchies stay built on the host")
-        return False
+        return None
     package_root = str(Path(__file__).resolve().parents[3])  # the folder of nx_gpusp/
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH"))
                                         if p)
     try:
-        _CHILDREN[ex.name] = subprocess.Popen(
+        return subprocess.Popen(
             [sys.executable, "-c", CHILD_CODE, str(ex.device_id)], env=env,
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL, start_new_session=True)
     except OSError as exc:  # the host keeps building; say why the GPU does not
         logger.info("gpusp: could not start compiling the GPU contraction build (%s); "
                     "hierarchies stay built on the host", exc)
-        return False
-    return True
+        return None
 
 
 def builder(ex):
