@@ -37,8 +37,8 @@ from ..solvers.apsp.brandes import EDGE_SUBSET, LOAD, SUBSET, declined_weights
 from ..value_types import arc_ids
 from .common import (arc_count, as_csr, check_weights, configured_executor, label_index,
                      node_index, reversed_graph)
-from .measures import (MEASURE, measure_can_run, measure_should_run, statistics,
-                       statistics_parts)
+from .measures import (MEASURE, int_zeros, measure_can_run, measure_should_run,
+                       statistics, statistics_parts)
 
 __all__ = ["closeness_values", "rescale"]
 
@@ -72,18 +72,17 @@ def closeness_centrality(G, u=None, distance=None, wf_improved=True, *, method=N
         sources = np.arange(graph.n, dtype=np.int64)
     if len(sources) == 0:
         return {}
-    # every node's part as it comes back (Dask: while the workers compute the next)
-    out, done, nodes = {}, 0, graph.nodes
-    for part in statistics_parts(reversed_graph(G, graph, distance), sources,
-                                 ("reached", "sum"), method=method, options=options,
-                                 what="closeness_centrality"):
-        values = closeness_values(part.rows["reached"], part.rows["sum"], graph.n,
-                                  wf_improved)
-        if u is not None:
-            return values[0]
-        out.update(zip(nodes[done:done + len(values)], values))
-        done += len(values)
-    return out
+
+    def values_of(part):
+        return closeness_values(part.rows["reached"], part.rows["sum"], graph.n,
+                                wf_improved)
+
+    parts = statistics_parts(reversed_graph(G, graph, distance), sources, ("reached", "sum"),
+                             method=method, options=options, what="closeness_centrality")
+    if u is not None:
+        (part,) = parts  # one source: one part
+        return values_of(part)[0]
+    return _by_parts(parts, graph.nodes, values_of)
 
 
 @networkx_algorithm(can_run=measure_can_run("distance"), should_run=measure_should_run(),
@@ -104,31 +103,27 @@ def harmonic_centrality(G, nbunch=None, distance=None, sources=None, *, method=N
     # calls as f(v, u, d) on the transpose
     transposed = len(targets) < len(origins) or (
         len(targets) == len(origins) and not (callable(distance) and graph.directed))
-    if transposed:
-        # from the targets on the transpose (the fused row statistics), in the keys'
-        # order: each part's values as it comes back (Dask: while the workers compute
-        # the next)
-        out, done = {}, 0
-        for part in statistics_parts(reversed_graph(G, graph, distance), targets,
-                                     ("inverse_sum",), method=method, options=options,
-                                     columns=None if everyone else origins,
-                                     what="harmonic_centrality"):
-            values = _harmonic_values(part.rows["inverse_sum"])
-            out.update(zip(keys[done:done + len(values)], values))
-            done += len(values)
-        return out
-    # fewer sources: search from them, sum per target
+    if transposed:  # from the targets on the transpose (the fused row statistics)
+        parts = statistics_parts(reversed_graph(G, graph, distance), targets,
+                                 ("inverse_sum",), method=method, options=options,
+                                 columns=None if everyone else origins,
+                                 what="harmonic_centrality")
+        return _by_parts(parts, keys, lambda part: int_zeros(part.rows["inverse_sum"]))
+    # fewer sources: search from them, sum per target (sums of 1/d > 0: 0 where none)
     stats = statistics(graph, origins, ("column_inverse_sum",), method=method,
                        options=options, what="harmonic_centrality")
-    return dict(zip(keys, _harmonic_values(stats.columns["column_inverse_sum"][targets])))
+    return dict(zip(keys, int_zeros(stats.columns["column_inverse_sum"][targets])))
 
 
-def _harmonic_values(value):
-    """NetworkX's values of the sums ``value``: it starts every node at int 0 and adds
-    1/d > 0 per reaching source, so a node reached by none keeps int 0."""
-    out = value.tolist()
-    for i in np.flatnonzero(~(value > 0)).tolist():
-        out[i] = 0
+def _by_parts(parts, labels, values_of):
+    """NetworkX's dict {label: value}: ``labels`` in the order of the Partials'
+    sources, each part turned into its values (``values_of``, a list) as it comes back
+    (Dask: while the workers compute the next)."""
+    out, done = {}, 0
+    for part in parts:
+        values = values_of(part)
+        out.update(zip(labels[done:done + len(values)], values))
+        done += len(values)
     return out
 
 

@@ -14,8 +14,8 @@ import numpy as np
 from ..dispatch import networkx_algorithm
 from ..graph import distance_inf
 from .common import as_csr, check_weights, run_sssp
-from .measures import (MEASURE, measure_can_run, measure_should_run, refuse_precomputed,
-                       statistics)
+from .measures import (MEASURE, int_zeros, measure_can_run, measure_should_run,
+                       refuse_precomputed, statistics)
 
 __all__ = []
 
@@ -73,10 +73,7 @@ def eccentricity(G, v=None, sp=None, weight=None, *, method=None, **options):
     unique = np.array(list(dict.fromkeys(nodes.tolist())), dtype=np.int64)
     if len(unique) == 0:
         return {}
-    values = _eccentricities(graph, unique, method=method, options=options)
-    ecc = values.tolist()
-    for i in np.flatnonzero(values == 0).tolist():  # _networkx_number, without a call each
-        ecc[i] = 0
+    ecc = int_zeros(_eccentricities(graph, unique, method=method, options=options))
     if v is not None and graph.index_of(v) is not None:  # NetworkX's "v in G"
         return ecc[0]
     return dict(zip(graph.labels(unique), ecc))

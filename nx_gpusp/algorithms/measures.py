@@ -4,6 +4,8 @@ policies, and the call that returns per-source statistics reduced on the device
 (nx_gpusp.solvers.apsp.measures), on the workers of ``dask_client`` when one is set
 (nx_gpusp.distributed), whole or part by part."""
 
+import numpy as np
+
 from ..config import get_config
 from ..distributed import statistics_parts as parts_of_statistics
 from ..graph import CSRGraph
@@ -11,7 +13,7 @@ from ..solvers.apsp.measures import combine, measure_method
 from .common import arc_count, check_weights, configured_executor
 
 __all__ = ["measure_can_run", "measure_should_run", "statistics", "statistics_parts",
-           "refuse_precomputed", "MEASURE"]
+           "int_zeros", "refuse_precomputed", "MEASURE"]
 
 # the documentation part of the measures' decorators
 MEASURE = {"doc": "Batched SSSP from every source on the GPU (bit-parallel BFS or min-plus "
@@ -102,3 +104,13 @@ def statistics_parts(graph, sources, measure, *, what, family="dijkstra", method
             "columns": columns}
     return parts_of_statistics(configured_executor(), graph, sources, measure, opts,
                                what=what)
+
+
+def int_zeros(values):
+    """``values`` (a NumPy array) as a list with each 0 as NetworkX's int 0: its
+    per-node sums and maxima start from int 0, which stays where nothing was added
+    (harmonic centrality) or no larger distance found (eccentricity)."""
+    out = values.tolist()
+    for i in np.flatnonzero(values == 0).tolist():
+        out[i] = 0
+    return out
