@@ -3,9 +3,7 @@
 The first use of a kernel family compiles it with NVRTC (fw-dpx, with all its lanes,
 takes seconds); CuPy keeps the binaries in its cache (``~/.cupy/kernel_cache``, or
 ``CUPY_CACHE_DIR``), so each family compiles once per machine and GPU architecture.
-Running this after installing pays that cost up front instead of in the first call;
-it also compiles CuPy's own routines that a contraction hierarchy's GPU build runs
-(solvers/sssp/gpu_build.py: until they are compiled, hierarchies are built on the host).
+Running this after installing pays that cost up front instead of in the first call.
 """
 
 import argparse
@@ -27,12 +25,6 @@ def compile_kernels(out=sys.stdout):
         ex.ops(family)
         times[family] = time.perf_counter() - start
         print(f"{family:24s} {times[family]:7.2f} s", file=out, flush=True)
-    from .solvers.sssp.gpu_build import warm_gpu_build
-
-    start = time.perf_counter()
-    warm_gpu_build(ex)  # CuPy's own routines that the GPU contraction build runs
-    times["contraction (CuPy)"] = time.perf_counter() - start
-    print(f"{'contraction (CuPy)':24s} {times['contraction (CuPy)']:7.2f} s", file=out)
     print(f"{'all':24s} {sum(times.values()):7.2f} s", file=out)
     return times
 

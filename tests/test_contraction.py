@@ -3,11 +3,9 @@ graphs: PHAST's distances against SciPy's Dijkstra, the hierarchy's invariants, 
 files (Hierarchy.save/load, nx_gpusp.phast, the hierarchy_cache folder), also across
 processes."""
 
-import logging
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import networkx as nx
@@ -23,6 +21,7 @@ from nx_gpusp import datasets
 from nx_gpusp.convert import from_networkx
 from nx_gpusp.executor import get_executor
 from nx_gpusp.graph import CSRGraph, distance_inf
+from nx_gpusp.ops.contraction import arc_weights
 from nx_gpusp.solvers.sssp import contraction
 from nx_gpusp.solvers.sssp import hierarchy_store as store
 from nx_gpusp.solvers.sssp.phast import phast_sssp
@@ -134,7 +133,7 @@ def test_witness_lookup_finds_each_arc():
     h = np.concatenate([graph.indices[::7], rng.integers(0, graph.n, 500)]).astype(np.int64)
     order = np.lexsort((graph.indices, tails))  # by (tail, head), as the rounds keep them
     key = tails[order] * graph.n + graph.indices[order]
-    found, w = contraction._arc_weights(np, key, graph.weights[order], t, h, graph.n)
+    found, w = arc_weights(key, graph.weights[order], t, h, graph.n)
     expected = [weights.get(pair) for pair in zip(t.tolist(), h.tolist())]
     assert found.tolist() == [e is not None for e in expected]
     assert w[found].tolist() == [e for e in expected if e is not None]
@@ -363,16 +362,16 @@ def test_phast_equals_scipy_on_large_road_networks(real, name):
 
 
 def test_merge_keeps_the_lightest_of_each_arc():
-    """_merge of two sorted arc lists equals sorting their union and keeping the
+    """merge of two sorted arc lists equals sorting their union and keeping the
     minimum weight per (tail, head)."""
-    ex = get_executor("cpu")
+    ops = get_executor("cpu").ops("contraction")
     rng = np.random.default_rng(4)
     k = 50
     arcs = []
     for size in (400, 300):
         t, h = rng.integers(0, k, size), rng.integers(0, k, size)
-        arcs.append(contraction._dedup_min(ex, t, h, rng.integers(0, 9, size), k))
-    a, b, w = contraction._merge(ex, arcs[0], arcs[1], k)
+        arcs.append(ops.arcs(t, h, rng.integers(0, 9, size), k))
+    a, b, w = ops.merge(arcs[0], arcs[1], k)
     best = {}
     for t, h, wt in zip(*(np.concatenate(x) for x in zip(*arcs))):
         best[t, h] = min(best.get((t, h), wt), wt)
@@ -386,27 +385,76 @@ def needs_gpu(test):
                                               reason="no CUDA GPU (CuPy) here")(test))
 
 
-@needs_gpu
-@pytest.mark.parametrize("seed", range(4))
-def test_contraction_kernels_match_twin(seed):
+def _round_steps(ex, case):
+    """Every step of ops.contraction on one random case (host arrays in ``case``), as
+    host arrays and ints: one contraction round and the assembly's steps."""
+    ops, d = ex.ops("contraction"), ex.asarray
+    k = case["k"]
+    a, b, w = ops.arcs(d(case["tails"]), d(case["heads"]), d(case["weights"]), k)
+    chosen, din, dout, count, work = ops.independent_set(a, b, d(case["tie"]), 40)
+    touch = ops.touching(chosen, a, b)
+    touched, rest = ops.split(touch, (a, b, w))
+    u, x, c = ops.shortcuts(chosen, a, b, w, din, dout, k)
+    done = ops.witnessed(u, x, c, *rest, k, 6)
+    new = ops.select(done, (u, x, c), keep=False)
+    merged = ops.merge(rest, new, k)
+    renumbered = ops.renumber(chosen, merged[:2])
+    ids = d(np.arange(k, dtype=np.int64) * 2)
+    level = ex.ops("array_ops").full(2 * k, -1, np.int64)
+    ops.set_levels(level, ids, chosen, 7)
+    levels = d(case["levels"])
+    order, level_ptr, pos = ops.level_order(levels, 4)
+    up = ops.upward(levels, a, b)
+    by_position = ops.by_position(pos, a, b, w, k)
+    target = d(case["target"].copy())
+    ops.scatter_min(target, d(case["index"]), d(case["values"]))
+    arrays = [a, b, w, chosen, din, dout, touch, *touched, *rest, u, x, c, done, *new,
+              *merged, *renumbered, level, order, pos, up, *by_position, target,
+              ops.offsets(a, k + 1), ops.keys(a, b, k), ops.take(w, d(case["picks"])),
+              ops.take(w, d(case["picks"].astype(np.int32))),
+              ops.concatenate([a, w, b]), ops.concatenate([])]
+    return [ex.to_host(arr) for arr in arrays] + [count, work, level_ptr]
+
+
+def _random_round_case(seed):
     rng = np.random.default_rng(seed)
-    size, count = int(rng.integers(1, 5000)), int(rng.integers(0, 40000))
-    target = rng.integers(-10**12, 10**12, size)
-    index = rng.integers(0, size, count)
-    values = rng.integers(-10**12, 10**12, count)
-    starts = np.flatnonzero(np.r_[True, rng.random(count - 1) < 0.3]) if count else \
-        np.zeros(0, dtype=np.int64)
-    counts = rng.integers(0, 5, size)
-    out = []
-    for ex in (get_executor("cuda"), get_executor("cpu")):
-        ops = ex.ops("contraction")
-        t = ex.asarray(target.copy())
-        ops.scatter_min(t, ex.asarray(index), ex.asarray(values))
-        seg = ops.segment_min(ex.asarray(values), ex.asarray(starts.astype(np.int64)))
-        rep = ops.repeat_index(ex.asarray(counts), int(counts.sum()))
-        out.append([ex.to_host(a) for a in (t, seg, rep)])
-    for cuda, host in zip(*out):
-        np.testing.assert_array_equal(cuda, host)
+    k, m = int(rng.integers(1, 3000)), int(rng.integers(0, 30000))
+    return dict(
+        k=k, tails=rng.integers(0, k, m), heads=rng.integers(0, k, m),
+        weights=rng.integers(0, 50, m), tie=rng.permutation(k).astype(np.int64),
+        levels=rng.integers(0, 5, k), target=rng.integers(-10**12, 10**12, k),
+        index=rng.integers(0, k, 2 * m), values=rng.integers(-10**12, 10**12, 2 * m),
+        picks=rng.integers(0, max(1, m // 2), 1000) if m else np.zeros(0, np.int64))
+
+
+@needs_gpu
+@pytest.mark.parametrize("seed", range(6))
+def test_contraction_kernels_match_twin(seed):
+    """Every step of a round on CUDA equals the NumPy twin's, on random arcs (parallel
+    arcs, self-loops, hubs past the pair limit, tails past the witness fan-out)."""
+    case = _random_round_case(seed)
+    cuda, host = (_round_steps(get_executor(dev), case) for dev in ("cuda", "cpu"))
+    assert len(cuda) == len(host)
+    for i, (got, want) in enumerate(zip(cuda, host)):
+        if isinstance(want, np.ndarray):
+            assert got.dtype == want.dtype or want.dtype == np.intp, i
+        np.testing.assert_array_equal(got, want, err_msg=f"step {i}")
+
+
+@needs_gpu
+def test_contraction_scans_past_one_block_of_tiles():
+    """select and renumber over 5M entries (more tiles than one block of the scan's
+    second pass takes) equal NumPy's."""
+    rng = np.random.default_rng(3)
+    mask = rng.random(5_000_000) < 0.4
+    values = rng.integers(0, 1 << 40, mask.size)
+    ex = get_executor("cuda")
+    kept, rest = ex.ops("contraction").split(ex.asarray(mask), (ex.asarray(values),))
+    np.testing.assert_array_equal(ex.to_host(kept[0]), values[mask])
+    np.testing.assert_array_equal(ex.to_host(rest[0]), values[~mask])
+    verts = np.flatnonzero(~mask)
+    (number,) = ex.ops("contraction").renumber(ex.asarray(mask), (ex.asarray(verts),))
+    np.testing.assert_array_equal(ex.to_host(number), np.arange(len(verts)))
 
 
 @needs_gpu
@@ -430,116 +478,31 @@ def test_gpu_build_of_a_real_road_network(real):
         np.testing.assert_array_equal(a, b)
 
 
-def test_builder_on_the_host_is_the_host():
-    """Queries on the host build on the host (nothing to compile, nothing started)."""
-    from nx_gpusp.solvers.sssp import gpu_build
-
-    cpu = get_executor("cpu")
-    assert gpu_build.builder(cpu) is cpu
-
-
 @needs_gpu
-def test_gpu_build_once_its_routines_are_compiled(monkeypatch, tmp_path):
-    """With an empty CuPy cache the host builds and the GPU build's routines compile in
-    a child process; once they have (the marker in CuPy's cache), the GPU builds, in
-    this process and in another sharing the cache."""
-    from nx_gpusp.solvers.sssp import gpu_build
+def test_gpu_build_compiles_nothing(tmp_path):
+    """A fresh process with an empty CuPy cache builds a hierarchy on the GPU without
+    compiling a kernel of CuPy's (CUPY_CACHE_SAVE_CUDA_SOURCE keeps the source of any
+    it compiles) and equal to the host's."""
+    from nx_gpusp import prebuilt
 
-    monkeypatch.setenv("CUPY_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(gpu_build, "_READY", set())
-    monkeypatch.setattr(gpu_build, "_CHILDREN", {})
-    cuda = get_executor("cuda")
-    assert not gpu_build.gpu_build_ready(cuda)
-    assert not gpu_build.builder(cuda).is_cuda  # the host now, the warm-up started
-    child = gpu_build.warm_up_child(cuda)
-    assert child is not None
-    assert child.wait(300) == 0
-    assert gpu_build.builder(cuda) is cuda
-    assert list(tmp_path.glob("nx_gpusp-contraction-*.ready"))
-    monkeypatch.setattr(gpu_build, "_READY", set())  # another process: the marker
-    assert gpu_build.gpu_build_ready(cuda)
-
-
-class _FakeCuda:
-    """What gpu_build reads of a CUDA executor, without a GPU: its name, device and
-    CuPy's version and compute capability (for the marker's name)."""
-
-    is_cuda = True
-    name = "cuda:1"
-    device_id = 1
-
-    class xp:
-        __version__ = "0.0"
-
-        class cuda:
-            class Device:
-                def __init__(self, device_id):
-                    self.compute_capability = "90"
-
-
-def test_warm_up_compiles_in_one_detached_child(monkeypatch, tmp_path):
-    """Without the marker the host builds, and one child process per device (not a
-    thread of this one, which could abort at exit while CuPy compiled) runs warm_child
-    on the same device number, detached, silent, with this package importable; a second
-    build starts no other; with the marker the GPU builds."""
-    from nx_gpusp.solvers.sssp import gpu_build
-
-    started = []
-
-    class Popen:
-        def __init__(self, args, **kwargs):
-            started.append((args, kwargs))
-
-        def poll(self):
-            return None
-
-    monkeypatch.setenv("CUPY_CACHE_DIR", str(tmp_path))
-    monkeypatch.delenv("CUPY_CACHE_IN_MEMORY", raising=False)
-    monkeypatch.setattr(gpu_build.subprocess, "Popen", Popen)
-    for name, value in (("_READY", set()), ("_CHILDREN", {})):
-        monkeypatch.setattr(gpu_build, name, value)
-    fake = _FakeCuda()
-    assert not gpu_build.builder(fake).is_cuda
-    assert not gpu_build.builder(fake).is_cuda
-    assert len(started) == 1
-    args, kwargs = started[0]
-    assert args == [sys.executable, "-c", gpu_build.CHILD_CODE, "1"]
-    assert kwargs["start_new_session"] is True
-    assert kwargs["stdout"] == kwargs["stderr"] == subprocess.DEVNULL
-    root = str(Path(nx_gpusp.__file__).resolve().parents[1])
-    assert kwargs["env"]["PYTHONPATH"].split(os.pathsep)[0] == root
-    assert kwargs["env"]["CUPY_CACHE_DIR"] == str(tmp_path)
-    assert isinstance(gpu_build.warm_up_child(fake), Popen)
-    assert not [t for t in threading.enumerate() if "contraction" in t.name]
-    gpu_build._marker(fake).touch()
-    assert gpu_build.builder(fake) is fake
-
-
-def test_warm_up_child_not_started_with_an_in_memory_cache(monkeypatch, caplog):
-    """CUPY_CACHE_IN_MEMORY: another process's compilation cannot reach this one, so
-    none starts (nor is said to, at any build) and the host builds."""
-    from nx_gpusp.solvers.sssp import gpu_build
-
-    monkeypatch.setenv("CUPY_CACHE_IN_MEMORY", "1")
-    monkeypatch.setattr(gpu_build.subprocess, "Popen",
-                        lambda *a, **k: pytest.fail("a child was started"))
-    for name, value in (("_READY", set()), ("_CHILDREN", {})):
-        monkeypatch.setattr(gpu_build, name, value)
-    with caplog.at_level(logging.INFO, logger="nx_gpusp"):
-        assert not gpu_build.builder(_FakeCuda()).is_cuda
-        assert not gpu_build.builder(_FakeCuda()).is_cuda
-    assert gpu_build.warm_up_child(_FakeCuda()) is None
-    assert "in memory only" in caplog.text and "another process" not in caplog.text
-
-
-def test_warm_child_runs_in_a_fresh_interpreter():
-    """The child's command imports and names warm_child as written (no GPU here: it
-    stops at CuPy, with the executor's RuntimeError, not an ImportError)."""
-    from nx_gpusp.solvers.sssp import gpu_build
-
-    if nx_gpusp.executor.cuda_available():
-        pytest.skip("a GPU is here: the child would compile (the GPU test above runs it)")
-    done = subprocess.run([sys.executable, "-c", gpu_build.CHILD_CODE, "0"],
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode != 0
-    assert "RuntimeError" in done.stderr and "ImportError" not in done.stderr
+    if prebuilt.read_manifest() is None:
+        pytest.skip("no prebuilt kernels here (python -m nx_gpusp.kernel_build)")
+    code = """if True:
+        import numpy as np
+        from nx_gpusp.datasets import integer_geometric_road
+        from nx_gpusp.executor import get_executor
+        from nx_gpusp.solvers.sssp.contraction import contraction_hierarchy
+        graph = integer_geometric_road(6000)
+        cuda, host = (contraction_hierarchy(graph, core_size=64, ex=get_executor(d))
+                      for d in ("cuda", "cpu"))
+        assert all(np.array_equal(x, y) for x, y in zip(cuda.arrays(), host.arrays()))
+        print("levels", cuda.levels)
+    """
+    env = dict(os.environ, CUPY_CACHE_DIR=str(tmp_path), CUPY_CACHE_SAVE_CUDA_SOURCE="1")
+    env.pop("CUPY_CACHE_IN_MEMORY", None)
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "levels" in done.stdout
+    compiled = sorted(p.name for p in tmp_path.rglob("*.cu"))
+    assert not compiled, f"CuPy compiled {compiled}"

@@ -235,7 +235,7 @@ def test_cost_model(monkeypatch):
     graph = from_networkx(_road(12), "weight")
     assert not pb.build_pays_off(graph, 10**6)  # below AUTO_MIN_N
     monkeypatch.setattr(pb, "AUTO_MIN_N", 100)
-    build = pb.BUILD_S_PER_ARC[pb.builder(pb.build_executor()).is_cuda]  # where it builds
+    build = pb.BUILD_S_PER_ARC[pb.build_executor().is_cuda]  # where it builds
     breakeven = build / (pb.SPMM_S_PER_SOURCE_ARC - pb.PHAST_S_PER_SOURCE_ARC)
     assert not pb.build_pays_off(graph, int(breakeven) - 1)
     assert not hierarchy_built(graph)

@@ -1,7 +1,8 @@
 """Developer probe: the contraction hierarchy under method "phast" built on each device
-asked for, per road network: build seconds (the median of --repeat builds, after one
-untimed build on a GPU, which compiles its kernels), levels, arcs of the upward and
-downward graphs, core size, and whether every device built the same hierarchy.
+asked for, per road network: build seconds (the first build of the process on that
+device, which loads its kernels, then the median of --repeat more), levels, arcs of the
+upward and downward graphs, core size, and whether every device built the same
+hierarchy.
 
 Workloads: those of nx_gpusp.bench with integer weights (NY-synthetic, COL, FLA, ...)
 and geometric-<n>: datasets.integer_geometric_road(n) (Euclidean weights scaled by 100
@@ -36,8 +37,7 @@ def shape(h):
 
 
 def same(h, other):
-    return all(np.array_equal(a, b) for a, b in
-               zip(h._arrays() + (h.level_ptr,), other._arrays() + (other.level_ptr,)))
+    return all(np.array_equal(a, b) for a, b in zip(h.arrays(), other.arrays()))
 
 
 def probe(workload, devices, repeat):
@@ -47,17 +47,20 @@ def probe(workload, devices, repeat):
     built = []
     for device in devices:
         ex = get_executor(device)
-        if ex.is_cuda:
-            contraction_hierarchy(graph, CORE_SIZE, ex=ex)
+        t0 = time.perf_counter()
+        contraction_hierarchy(graph, CORE_SIZE, ex=ex)
+        first = time.perf_counter() - t0
         times = []
         for _ in range(max(1, repeat)):
             t0 = time.perf_counter()
             h = contraction_hierarchy(graph, CORE_SIZE, ex=ex)
             times.append(time.perf_counter() - t0)
         built.append(h)
-        row = {"device": ex.name, "build_s": statistics.median(times), **shape(h)}
+        row = {"device": ex.name, "first_build_s": first,
+               "build_s": statistics.median(times), **shape(h)}
         out["rows"].append(row)
-        print(f"  {ex.name:6s} {row['build_s']:7.2f} s  {row['levels']} levels, up "
+        print(f"  {ex.name:6s} {row['build_s']:7.2f} s (first {first:.2f} s)  "
+              f"{row['levels']} levels, up "
               f"{row['up_arcs']} arcs, down {row['down_arcs']} arcs, core {row['core']}",
               flush=True)
     out["same"] = all(same(built[0], h) for h in built[1:])

@@ -27,10 +27,11 @@ all-pairs generators, the all-pairs measures, nx_gpusp.distance_matrix) on graph
 integer non-negative weights that already hold the hierarchy, or where building it pays
 for itself at the number of sources asked for. The cost model (``build_pays_off``):
 building costs about BUILD_S_PER_ARC seconds per arc (on an H200, NY's 0.73M arcs
-0.67 s and FLA's 2.7M 0.81 s; on a host, road networks of 0.8-3.9M arcs took 3.4-25 s);
+0.38 s and FLA's 2.7M 0.45 s as a process's first build, kernels loaded in it; on a
+host, road networks of 0.8-3.9M arcs took 3.4-25 s);
 a source costs about SPMM_S_PER_SOURCE_ARC seconds per arc with batched-spmm (NY
 1.16 ms, FLA 9.6 ms a source on an H200) and about PHAST_S_PER_SOURCE_ARC with this
-method, so the build pays once sources x (SPMM - PHAST) > BUILD, about 400 sources on a
+method, so the build pays once sources x (SPMM - PHAST) > BUILD, about 200 sources on a
 GPU (2,000 on the host) whatever the size. Only road-like
 graphs are tried (at least AUTO_MIN_N vertices, at most ROAD_ARCS_PER_VERTEX arcs a
 vertex); one that does not contract is remembered and left to batched-spmm.
@@ -45,7 +46,6 @@ import numpy as np
 from ...methods import method, require_integer_weights
 from ..sssp import phast as sssp_phast
 from ..sssp.contraction import build_executor
-from ..sssp.gpu_build import builder
 from ..sssp.tree import shortest_path_tree
 from . import SourceBatch, batch_size
 
@@ -53,7 +53,7 @@ __all__ = ["phast_batched", "build_pays_off", "shared_hierarchies",
            "MAX_BATCH"]
 
 MAX_BATCH = 256  # sources a batch by default (a warp's lanes cover 256 columns)
-BUILD_S_PER_ARC = {False: 5e-6, True: 1e-6}  # contraction, seconds per arc of the graph:
+BUILD_S_PER_ARC = {False: 5e-6, True: 5e-7}  # contraction, seconds per arc of the graph:
 # on the host (False), on a GPU (True)
 SPMM_S_PER_SOURCE_ARC = 2.5e-9  # batched-spmm on road networks, seconds per source and arc
 PHAST_S_PER_SOURCE_ARC = 2e-11  # this method's target (NY 0.01 ms a source)
@@ -106,7 +106,7 @@ def build_pays_off(graph, sources):
     contract (remembered on the graph)."""
     if sources is None or not road_like(graph):
         return False
-    ex = builder(build_executor())  # the GPU where its build is ready, else the host
+    ex = build_executor()
     saved = sources * (SPMM_S_PER_SOURCE_ARC - PHAST_S_PER_SOURCE_ARC)
     if saved <= BUILD_S_PER_ARC[ex.is_cuda]:
         return False

@@ -1,10 +1,10 @@
 """The contraction hierarchy under PHAST (solvers/sssp/phast.py; Geisberger, Sanders,
 Schultes and Delling, "Contraction Hierarchies", WEA 2008), cached on the CSRGraph, so
 it is paid once per converted graph and amortised over its queries. Each round is a
-fixed sequence of whole-array operations (sorts, binary searches, gathers, counts)
-written once against ``xp``, with the two reductions CuPy lacks in a kernel table
-(ops/contraction.py: scatter-min, segment-min): NumPy on the host, CuPy and
-kernels/contraction.cu on a GPU, the same hierarchy on both:
+fixed sequence of whole-array steps (counts, sorts, scans, binary searches, gathers),
+the kernel table ops/contraction.py: kernels/contraction.cu on a GPU (built ahead of
+time: nothing is compiled at a first build), NumPy on the host, the same hierarchy on
+both:
 
 - contraction in rounds: each round contracts the vertices whose edge difference
   (in-degree x out-degree - in-degree - out-degree, ties broken by a seeded hash) is
@@ -32,7 +32,6 @@ from ...graph import INT32_MAX, distance_inf
 from ...ops.floyd_warshall import fw_step
 from ...ops.phast_batched import sweep
 from . import hierarchy_store as store
-from .gpu_build import builder
 
 __all__ = ["Hierarchy", "contraction_hierarchy", "hierarchy_built", "CORE_SIZE",
            "MAX_CORE"]
@@ -43,8 +42,6 @@ SHORTCUT_FACTOR = 4  # arcs of the hierarchy beyond this many per arc and vertex
 GROWTH_LIMIT = 1.25  # remaining arcs past this many times their fewest so far: stop
 PAIR_LIMIT = 1 << 16  # a vertex with more in x out arc pairs is left to the core
 WITNESS_FANOUT = 64  # two-arc witnesses are looked for from tails of at most this degree
-FILTER_BITS = 5  # the witness search's arc filter: 2**5 bits per arc (~3% false hits),
-FILTER_MAX_BITS = 24  # at most 2**24 (a byte each)
 
 
 class Hierarchy:
@@ -140,123 +137,6 @@ class Hierarchy:
         return dev
 
 
-HUB = np.iinfo(np.int64).max  # the priority of a vertex left to the core
-TIE_BITS = 32  # a priority: edge difference * 2**TIE_BITS + the vertex's seeded tie rank
-
-
-def _counts(xp, x, k):
-    """How many times each of 0..k-1 occurs in ``x`` (int64)."""
-    if not len(x):
-        return xp.zeros(k, dtype=np.int64)
-    return xp.bincount(x, minlength=k).astype(np.int64, copy=False)
-
-
-def _expand(ex, starts, counts):
-    """(owner, index) of every position starts[i] + j, j < counts[i]: the arcs of CSR
-    rows, the pairs of a vertex's arcs."""
-    xp = ex.xp
-    total = int(counts.sum())
-    owner = ex.ops("contraction").repeat_index(counts, total)
-    if not total:
-        return owner, xp.zeros(0, dtype=np.int64)
-    first = xp.cumsum(counts) - counts
-    return owner, starts[owner] + (xp.arange(total) - first[owner])
-
-
-def _dedup_sorted(ex, key, weights, k):
-    """(tails, heads, weights) of the arcs of sorted ``key`` (tail * k + head), one per
-    key, at its minimum weight."""
-    xp = ex.xp
-    if not len(key):
-        return key, key, weights
-    first = xp.ones(len(key), dtype=bool)
-    first[1:] = key[1:] != key[:-1]
-    starts = xp.flatnonzero(first)
-    weights = ex.ops("contraction").segment_min(weights, starts)
-    key = key[starts]
-    return key // k, key % k, weights
-
-
-def _dedup_min(ex, tails, heads, weights, k):
-    """Arcs with one (tail, head) each, at its minimum weight, sorted by tail, head."""
-    key = tails * k + heads
-    order = ex.xp.argsort(key, kind="stable")
-    return _dedup_sorted(ex, key[order], weights[order], k)
-
-
-def _merge(ex, arcs, new, k):
-    """The arcs (a, b, w) sorted by (tail, head) merged with the ``new`` ones (also
-    sorted): positions by two binary searches instead of a sort, then one per (tail,
-    head) at its minimum weight."""
-    xp = ex.xp
-    (a, b, w), (u, x, c) = arcs, new
-    ka, kn = a * k + b, u * k + x
-    m = len(ka) + len(kn)
-    key, weight = xp.empty(m, dtype=np.int64), xp.empty(m, dtype=np.int64)
-    at_old = xp.arange(len(ka)) + xp.searchsorted(kn, ka, side="left")
-    at_new = xp.arange(len(kn)) + xp.searchsorted(ka, kn, side="right")
-    key[at_old], weight[at_old] = ka, w
-    key[at_new], weight[at_new] = kn, c
-    return _dedup_sorted(ex, key, weight, k)
-
-
-def _by_position(xp, pos, tails, heads, weights, n):
-    """(ptr over positions, tails int32, weights) of the arcs keyed by their head's
-    position (a stable sort: in the order they were kept)."""
-    keys = pos[heads]
-    order = xp.argsort(keys, kind="stable")
-    ptr = xp.searchsorted(keys[order], xp.arange(n + 1))
-    return ptr, tails[order].astype(np.int32), weights[order].astype(np.int64)
-
-
-def _arc_weights(xp, key, weights, t, h, k):
-    """(found, weight) of the arcs (t, h) among the arcs of sorted, distinct ``key``
-    (tail * k + head): a binary search of the keys."""
-    if not len(key):
-        return xp.zeros(len(t), dtype=bool), xp.zeros(len(t), dtype=weights.dtype)
-    q = t * k + h
-    at = xp.minimum(xp.searchsorted(key, q), len(key) - 1)
-    return key[at] == q, weights[at]
-
-
-def _key_hash(key, bits):
-    """Multiplicative hashing of int64 keys to ``bits`` bits."""
-    return ((key.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - bits)
-            ).astype(np.int64)
-
-
-def _witnessed(ex, u, x, c, tails, heads, weights, k):
-    """Which candidate shortcuts (u, x, c) an arc (u, x) or a path u -> y -> x of the
-    arcs (tails, heads, weights) makes unneeded (length <= c); the arcs are distinct and
-    sorted by (tail, head), as _dedup_min leaves them."""
-    xp = ex.xp
-    if not len(u) or not len(tails):
-        return xp.zeros(len(u), dtype=bool)
-    key = tails * k + heads
-    found, direct = _arc_weights(xp, key, weights, u, x, k)
-    done = found & (direct <= c)
-    ptr = xp.searchsorted(tails, xp.arange(k + 1))
-    # a hub's paths are not searched (a shortcut more)
-    searched = xp.flatnonzero(~done & (ptr[u + 1] - ptr[u] <= WITNESS_FANOUT))
-    owner, arc = _expand(ex, ptr[u[searched]], ptr[u[searched] + 1] - ptr[u[searched]])
-    owner = searched[owner]
-    # y -> x can close a witness only where w(u, y) + (x's lightest in-arc) <= c
-    lightest = xp.full(k, np.iinfo(np.int64).max // 2, dtype=np.int64)
-    ex.ops("contraction").scatter_min(lightest, heads, weights)
-    near = weights[arc] + lightest[x[owner]] <= c[owner]
-    owner, arc = owner[near], arc[near]
-    # most (y, x) are no arc: a bit per hashed key rules them out before the search
-    bits = min(max(16, len(key).bit_length() + FILTER_BITS), FILTER_MAX_BITS)
-    present = xp.zeros(1 << bits, dtype=bool)
-    present[_key_hash(key, bits)] = True
-    maybe = xp.flatnonzero(present[_key_hash(heads[arc] * k + x[owner], bits)])
-    owner, arc = owner[maybe], arc[maybe]
-    found, second = _arc_weights(xp, key, weights, heads[arc], x[owner], k)
-    hit = found & (weights[arc] + second <= c[owner])
-    done[owner[hit]] = True
-    return done
-
-
 def _tie_ranks(n, seed):
     """Each vertex's rank in a seeded random order: the ties of equal edge differences."""
     ranks = np.empty(n, dtype=np.int64)
@@ -266,8 +146,8 @@ def _tie_ranks(n, seed):
 
 def contraction_hierarchy(graph, core_size=CORE_SIZE, seed=0, ex=None):
     """The Hierarchy of ``graph`` (integer, non-negative weights), built with the
-    executor ``ex`` (CuPy and kernels/contraction.cu on a GPU; NumPy by default) into
-    host arrays.
+    executor ``ex`` (kernels/contraction.cu on a GPU; NumPy by default) into host
+    arrays.
 
     The vertices that remain are renumbered 0..k-1 after each round (in their order, so
     the arcs stay sorted by (tail, head)): a round costs the arcs and vertices left,
@@ -277,47 +157,38 @@ def contraction_hierarchy(graph, core_size=CORE_SIZE, seed=0, ex=None):
         from ...executor import get_executor
 
         ex = get_executor("cpu")
-    xp, ops = ex.xp, ex.ops("contraction")
+    ops = ex.ops("contraction")
     n = graph.n
-    tails = ex.asarray(np.repeat(np.arange(n, dtype=np.int64), np.diff(graph.indptr)))
-    heads = ex.asarray(graph.indices.astype(np.int64))
+    tails = np.repeat(np.arange(n, dtype=np.int64), np.diff(graph.indptr))
+    heads = graph.indices.astype(np.int64)
     keep = tails != heads  # self-loops never shorten a path of non-negative weights
-    a, b, w = _dedup_min(ex, tails[keep], heads[keep],
-                         ex.asarray(graph.weights.astype(np.int64))[keep], n)
+    a, b, w = ops.arcs(ex.asarray(tails[keep]), ex.asarray(heads[keep]),
+                       ex.asarray(graph.weights.astype(np.int64)[keep]), n)
     del tails, heads, keep
     tie = ex.asarray(_tie_ranks(n, seed))
-    ids = xp.arange(n, dtype=np.int64)  # the graph's vertex of each remaining one
-    level = xp.full(n, -1, dtype=np.int64)
+    ids = ex.asarray(np.arange(n, dtype=np.int64))  # the graph's vertex of each remaining
+    level = ex.ops("array_ops").full(n, -1, np.int64)
     kept = [[], [], []]  # the arcs of the hierarchy (the graph's vertex numbers)
     budget = SHORTCUT_FACTOR * (len(a) + n)
     fewest, held = len(a), 0  # held: the arcs of the hierarchy so far
     rounds = 0
     while len(ids) > core_size:
         k = len(ids)
-        din, dout = _counts(xp, b, k), _counts(xp, a, k)
-        pairs = din * dout
-        priority = xp.where(pairs <= PAIR_LIMIT,
-                            ((pairs - din - dout) << TIE_BITS) + tie, HUB)
-        lowest = xp.full(k, HUB, dtype=np.int64)
-        ops.scatter_min(lowest, a, priority[b])
-        ops.scatter_min(lowest, b, priority[a])
-        chosen = priority < lowest
-        count, work = (int(v) for v in ex.to_host(xp.stack(
-            [chosen.sum(), xp.where(chosen, pairs, 0).sum()])))
+        chosen, din, dout, count, work = ops.independent_set(a, b, tie, PAIR_LIMIT)
         if not count or work > budget:
             break  # hubs only, or a round of more shortcuts than the graph holds arcs
-        touch = chosen[a] | chosen[b]
-        for part, arr in zip(kept, (ids[a[touch]], ids[b[touch]], w[touch])):
+        (ta, tb, tw), (a_, b_, w_) = ops.split(ops.touching(chosen, a, b), (a, b, w))
+        for part, arr in zip(kept, (ops.take(ids, ta), ops.take(ids, tb), tw)):
             part.append(arr)
-        held += int(touch.sum())
-        level[ids[chosen]] = rounds
-        u, x, c = _shortcuts(ex, chosen, a, b, w, k)
-        a, b, w = a[~touch], b[~touch], w[~touch]
-        drop = ~_witnessed(ex, u, x, c, a, b, w, k)
-        a, b, w = _merge(ex, (a, b, w), (u[drop], x[drop], c[drop]), k)
-        stay = ~chosen
-        renumber = xp.cumsum(stay) - 1
-        a, b, ids, tie = renumber[a], renumber[b], ids[stay], tie[stay]
+        held += len(ta)
+        ops.set_levels(level, ids, chosen, rounds)
+        u, x, c = ops.shortcuts(chosen, a, b, w, din, dout, k)
+        a, b, w = a_, b_, w_
+        u, x, c = ops.select(ops.witnessed(u, x, c, a, b, w, k, WITNESS_FANOUT), (u, x, c),
+                             keep=False)
+        a, b, w = ops.merge((a, b, w), (u, x, c), k)
+        a, b = ops.renumber(chosen, (a, b))
+        ids, tie = ops.select(chosen, (ids, tie), keep=False)
         rounds += 1
         fewest = min(fewest, len(a))
         if held + len(a) > budget or len(a) > GROWTH_LIMIT * fewest:
@@ -327,49 +198,20 @@ def contraction_hierarchy(graph, core_size=CORE_SIZE, seed=0, ex=None):
             f"gpusp method 'phast': this graph does not contract ({len(ids)} "
             f"vertices would stay in the core, at most {MAX_CORE}); PHAST is for road-like "
             "graphs, use method='near-far'")
-    level[ids] = rounds  # the core
-    order = xp.argsort(level, kind="stable")
-    level_ptr = ex.to_host(xp.searchsorted(level[order], xp.arange(rounds + 2)))
-    level_ptr[-1] = n
-    pos = xp.empty(n, dtype=np.int64)
-    pos[order] = xp.arange(n)
-    ka, kb, kw = (xp.concatenate(part) if part else xp.zeros(0, np.int64) for part in kept)
-    upward = level[ka] < level[kb]
-    up = _by_position(xp, pos, ka[upward], kb[upward], kw[upward], n)
-    down = _by_position(xp, pos, ka[~upward], kb[~upward], kw[~upward], n)
-    core = order[int(level_ptr[rounds]):].astype(np.int32)
+    ex.ops("array_ops").put(level, ids, rounds)  # the core
+    order, level_ptr, pos = ops.level_order(level, rounds)
+    ka, kb, kw = (ops.concatenate(part) for part in kept)
+    upward, downward = ops.split(ops.upward(level, ka, kb), (ka, kb, kw))
+    up, down = ops.by_position(pos, *upward, n), ops.by_position(pos, *downward, n)
+    core = order[int(level_ptr[rounds]):]
     matrix = _core_distances(ex, len(ids), a, b, w)
-    def host(arr):  # some parts are host arrays already (the core's matrix, offsets)
+
+    def host(arr):  # the core's matrix on the host is a host array already
         return arr if isinstance(arr, np.ndarray) else ex.to_host(arr)
 
-    return Hierarchy(host(order.astype(np.int32)), level_ptr.astype(np.int64),
-                     tuple(map(host, up)), tuple(map(host, down)), host(core),
-                     host(matrix), fingerprint=store.graph_fingerprint(graph),
+    return Hierarchy(host(order), level_ptr, tuple(map(host, up)), tuple(map(host, down)),
+                     host(core), host(matrix), fingerprint=store.graph_fingerprint(graph),
                      core_size=core_size)
-
-
-def _shortcuts(ex, chosen, a, b, w, k):
-    """Every in-arc (u, v) joined with every out-arc (v, x) of each chosen v, u != x,
-    at their summed weight, one per (u, x) (the smallest), sorted by (u, x)."""
-    xp = ex.xp
-    into = xp.flatnonzero(chosen[b])
-    into = into[xp.argsort(b[into], kind="stable")]  # by head, then tail
-    out = xp.flatnonzero(chosen[a])  # by tail already: the arcs are sorted by (tail, head)
-    verts = xp.flatnonzero(chosen)
-    cin = _counts(xp, b[into], k)[verts]
-    cout = _counts(xp, a[out], k)[verts]
-    pairs = cin * cout
-    owner, within = _expand(ex, xp.zeros(len(verts), dtype=np.int64), pairs)
-    if not len(owner):
-        empty = xp.zeros(0, dtype=np.int64)
-        return empty, empty, empty
-    first_in = xp.cumsum(cin) - cin
-    first_out = xp.cumsum(cout) - cout
-    i = into[first_in[owner] + within // cout[owner]]
-    o = out[first_out[owner] + within % cout[owner]]
-    u, x, c = a[i], b[o], w[i] + w[o]
-    keep = u != x
-    return _dedup_min(ex, u[keep], x[keep], c[keep], k)
 
 
 def _core_distances(ex, k, ia, ib, w):
@@ -380,11 +222,10 @@ def _core_distances(ex, k, ia, ib, w):
     leave them)."""
     inf = distance_inf(np.int64)
     if ex.is_cuda and k:
-        xp = ex.xp
-        flat = xp.full(k * k, inf, dtype=np.int64)
-        ex.ops("contraction").scatter_min(flat, ia * k + ib, w)
-        matrix = flat.reshape(k, k)
-        xp.fill_diagonal(matrix, 0)
+        ops, arrays = ex.ops("contraction"), ex.ops("array_ops")
+        flat = arrays.full(k * k, inf, np.int64)
+        ops.scatter_min(flat, ops.keys(ia, ib, k), w)
+        matrix = arrays.set_diagonal(flat.reshape(k, k), k, 0)
         ex.ops("floyd_warshall").blocked_floyd_warshall(matrix)
         return matrix
     ia, ib, w = ex.to_host(ia), ex.to_host(ib), ex.to_host(w)
@@ -405,7 +246,7 @@ def _core_distances(ex, k, ia, ib, w):
                          "float64); use method='near-far'")
     # an arc longer than a two-arc path is on no shortest path (each arc of that path is
     # lighter, so kept or itself so replaced): about a third fewer arcs to scan
-    longer = _witnessed(ex, ia, ib, w - 1, ia, ib, w, k)
+    longer = ex.ops("contraction").witnessed(ia, ib, w - 1, ia, ib, w, k, WITNESS_FANOUT)
     ia, ib, w = ia[~longer], ib[~longer], w[~longer]
     arcs = csr_array((w.astype(np.float64) + 0.0, (ia, ib)), shape=(k, k))
     arcs.sum_duplicates()
@@ -417,9 +258,8 @@ def _core_distances(ex, k, ia, ib, w):
 def _hierarchy(graph, core_size, build=True, ex=None):
     """``graph``'s hierarchy of ``core_size``: the one it holds, else one loaded in this
     process for its content (nx_gpusp.phast.load_hierarchy), else the one in the
-    ``hierarchy_cache`` folder, else (``build``) built now for queries on the executor
-    ``ex`` (default: the configured device's; gpu_build.builder says whether the GPU or
-    the host builds) and then kept in that folder; None where none exists and
+    ``hierarchy_cache`` folder, else (``build``) built now with the queries' executor
+    ``ex`` (default: the configured device's) and then kept in that folder; None where none exists and
     ``build`` is False."""
     held = graph.__dict__.setdefault("_phast_hierarchies", {})
     h = held.get(core_size)
@@ -429,7 +269,7 @@ def _hierarchy(graph, core_size, build=True, ex=None):
         if h is None and path is not None:
             h = store.read_cache(path, graph, Hierarchy.load)
         if h is None and build:
-            h = contraction_hierarchy(graph, core_size, ex=builder(ex or build_executor()))
+            h = contraction_hierarchy(graph, core_size, ex=ex or build_executor())
             if path is not None:
                 store.write_cache(path, h)
         if h is not None:
@@ -440,7 +280,7 @@ def _hierarchy(graph, core_size, build=True, ex=None):
 def build_executor():
     """The queries' executor where the caller names none: the configured device's
     (nx.config.backends.gpusp.device; algorithms.common.configured_executor, which the
-    solvers do not import); gpu_build.builder then says where the hierarchy is built."""
+    solvers do not import), which builds the hierarchy."""
     from ...config import get_config
     from ...executor import get_executor
 
