@@ -16,24 +16,10 @@
 // distance, so each row's predecessors form a shortest-path tree.
 #include "arc_visitors.cuh"
 
-// visit(u, entry of v, cand) for every arc (u, v) leaving the frontier entries (ids
-// s * n + u), cand = the entry's snapshot plus the arc weight; v's entry is in the same
-// source's row.
-template <typename T, typename Visit>
-__device__ __forceinline__ void for_batch_frontier_arcs(const long long* __restrict__ indptr,
-                                                        const int* __restrict__ indices,
-                                                        const T* __restrict__ weights, int n,
-                                                        const long long* __restrict__ frontier,
-                                                        const T* __restrict__ frontier_dist,
-                                                        long long size, Visit visit) {
-    for (long long i = global_thread_id(); i < size; i += grid_stride()) {
-        const long long id = frontier[i];
-        const long long row = id - id % n;
-        const int u = static_cast<int>(id % n);
-        const T du = frontier_dist[i];
-        for_row_arcs(indptr, u, [&](long long e) { visit(u, row + indices[e], du + weights[e]); });
-    }
-}
+// every head: a row is one source's whole search
+struct EveryHead {
+    __device__ bool operator()(long long, int) const { return true; }
+};
 
 template <typename T>
 __global__ void relax_batch_frontier(const long long* __restrict__ indptr,
@@ -45,7 +31,7 @@ __global__ void relax_batch_frontier(const long long* __restrict__ indptr,
                                      long long* next_frontier,
                                      unsigned long long* next_size, T cutoff) {
     for_batch_frontier_arcs(indptr, indices, weights, n, frontier, frontier_dist, size,
-                            [&](int, long long v, T cand) {
+                            EveryHead(), [&](long long, int, long long v, T cand) {
         if (cand > cutoff || !(cand < dist[v])) return;
         const T old = atomic_min(&dist[v], cand);
         if (cand < old && atomicExch(&lowered[v], round) != round) {
@@ -64,7 +50,7 @@ __global__ void record_batch_predecessors(const long long* __restrict__ indptr,
                                           const int* __restrict__ lowered, int round,
                                           int* pred) {
     for_batch_frontier_arcs(indptr, indices, weights, n, frontier, frontier_dist, size,
-                            [&](int u, long long v, T cand) {
+                            EveryHead(), [&](long long, int u, long long v, T cand) {
         if (lowered[v] == round && cand == dist[v]) pred[v] = u;
     });
 }

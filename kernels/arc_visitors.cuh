@@ -11,6 +11,8 @@
 //                                           grid-stride over frontier entries: visit(i, u)
 //   for_frontier_arcs(...)                  ... and one thread walks each entry's row:
 //                                           visit(u, v, snapshot + w) per arc (u, v)
+//   for_batch_frontier_arcs(...)            the same over the entries row * n + u of a
+//                                           batch of rows, the heads a row keeps only
 //   for_long_rows_by_warp(start, end, ...)  thread/warp mapping (Merrill, Garland &
 //                                           Grimshaw, PPoPP 2012): each lane holds a row;
 //                                           rows of 32 arcs or more are expanded by the
@@ -61,6 +63,31 @@ __device__ __forceinline__ void for_frontier_arcs(const long long* __restrict__ 
         const T du = frontier_dist[i];
         for_row_arcs(indptr, u, [&](long long e) { visit(u, indices[e], du + weights[e]); });
     });
+}
+
+// Batched frontiers (entry ids row * n + u, rows of n entries): visit(row, u, entry of v,
+// cand) for every arc (u, v) leaving the frontier entries whose head keep(row, v)
+// accepts, cand = the entry's snapshot distance plus the arc weight; v's entry is in
+// the same row.
+template <typename T, typename Keep, typename Visit>
+__device__ __forceinline__ void for_batch_frontier_arcs(const long long* __restrict__ indptr,
+                                                        const int* __restrict__ indices,
+                                                        const T* __restrict__ weights, int n,
+                                                        const long long* __restrict__ frontier,
+                                                        const T* __restrict__ frontier_dist,
+                                                        long long size, Keep keep,
+                                                        Visit visit) {
+    for (long long i = global_thread_id(); i < size; i += grid_stride()) {
+        const long long id = frontier[i];
+        const long long row = id / n;
+        const long long base = row * n;
+        const int u = static_cast<int>(id - base);
+        const T du = frontier_dist[i];
+        for_row_arcs(indptr, u, [&](long long e) {
+            const int v = indices[e];
+            if (keep(row, v)) visit(row, u, base + v, du + weights[e]);
+        });
+    }
 }
 
 // Rows of at least 32 arcs, expanded by the whole warp: each lane holds its row's arc

@@ -1,6 +1,7 @@
 // Yen's k shortest loopless paths (J. Y. Yen, "Finding the K Shortest Loopless Paths in a
 // Network", Management Science 17(11), 1971): the spur searches of one round run as one
-// batched frontier Bellman-Ford (the snapshot rounds of apsp_batched.cu), row r searching
+// batched frontier Bellman-Ford (the snapshot rounds of apsp_batched.cu, the same
+// arc_visitors.cuh loop over a batch's frontier entries), row r searching
 // from its spur vertex with its root path removed. Row r starts from its spur's allowed
 // out-arcs (seeded by the host), skips every head whose position on the round's path is
 // at most limit[r] (its root path, the spur included), and drops candidates above its
@@ -23,31 +24,12 @@
 // a predecessor slot before record_spur_predecessors lowers it to the least tight tail
 constexpr int NO_TAIL_YET = 0x7fffffff;
 
-// visit(row, u, entry of v, cand) for every arc (u, v) leaving the frontier entries whose
-// head the entry's row keeps.
-template <typename T, typename Visit>
-__device__ __forceinline__ void for_spur_frontier_arcs(const long long* __restrict__ indptr,
-                                                       const int* __restrict__ indices,
-                                                       const T* __restrict__ weights, int n,
-                                                       const long long* __restrict__ frontier,
-                                                       const T* __restrict__ frontier_dist,
-                                                       long long size,
-                                                       const int* __restrict__ root_pos,
-                                                       const int* __restrict__ limit,
-                                                       Visit visit) {
-    for (long long i = global_thread_id(); i < size; i += grid_stride()) {
-        const long long id = frontier[i];
-        const long long row = id / n;
-        const long long base = row * n;
-        const int u = static_cast<int>(id - base);
-        const int keep_above = limit[row];
-        const T du = frontier_dist[i];
-        for_row_arcs(indptr, u, [&](long long e) {
-            const int v = indices[e];
-            if (root_pos[v] > keep_above) visit(row, u, base + v, du + weights[e]);
-        });
-    }
-}
+// the heads row r keeps: those off its root path (position above limit[r])
+struct OffRootPath {
+    const int* __restrict__ root_pos;
+    const int* __restrict__ limit;
+    __device__ bool operator()(long long row, int v) const { return root_pos[v] > limit[row]; }
+};
 
 template <typename T>
 __global__ void relax_spur_frontier(const long long* __restrict__ indptr,
@@ -60,8 +42,9 @@ __global__ void relax_spur_frontier(const long long* __restrict__ indptr,
                                     const T* __restrict__ bound, T* dist, int* lowered,
                                     int round, int* pred, long long* next_frontier,
                                     unsigned long long* next_size) {
-    for_spur_frontier_arcs(indptr, indices, weights, n, frontier, frontier_dist, size,
-                           root_pos, limit, [&](long long row, int, long long v, T cand) {
+    for_batch_frontier_arcs(indptr, indices, weights, n, frontier, frontier_dist, size,
+                            OffRootPath{root_pos, limit},
+                            [&](long long row, int, long long v, T cand) {
         if (cand > bound[row] || !(cand < dist[v])) return;
         const T old = atomic_min(&dist[v], cand);
         if (cand < old && atomicExch(&lowered[v], round) != round) {
@@ -82,8 +65,9 @@ __global__ void record_spur_predecessors(const long long* __restrict__ indptr,
                                          const T* __restrict__ dist,
                                          const int* __restrict__ lowered, int round,
                                          int* pred) {
-    for_spur_frontier_arcs(indptr, indices, weights, n, frontier, frontier_dist, size,
-                           root_pos, limit, [&](long long, int u, long long v, T cand) {
+    for_batch_frontier_arcs(indptr, indices, weights, n, frontier, frontier_dist, size,
+                            OffRootPath{root_pos, limit},
+                            [&](long long, int u, long long v, T cand) {
         if (lowered[v] == round && cand == dist[v]) atomicMin(&pred[v], u);
     });
 }
