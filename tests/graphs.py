@@ -9,7 +9,7 @@ import numpy as np
 
 __all__ = ["networkx_function", "run_on_both", "assert_same_arrays", "random_graph", "graph_cases", "assert_valid_path", "assert_lengths_equal",
            "assert_paths_valid", "path_length", "plain", "outcome", "assert_same_value",
-           "assert_identical"]
+           "assert_identical", "random_level_pulls"]
 
 
 def networkx_function(name):
@@ -239,3 +239,20 @@ def assert_identical(got, expected, where="result"):
     else:
         assert type(got) is type(expected) and (got == expected or got != got and
                                                 expected != expected), (where, got, expected)
+
+
+def random_level_pulls(rng, bounds, degree):
+    """Random in-arcs by position, as a contraction hierarchy's sweeps read them: position
+    i has degree[i] in-arcs, each tail drawn from the positions outside i's level
+    (``bounds``: each level's (begin, end) positions). Returns (ptr int64, tails int32,
+    weights int64 in 0..99)."""
+    n = len(degree)
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(degree, out=ptr[1:])
+    tails = np.empty(int(ptr[-1]), dtype=np.int32)
+    positions = np.arange(n, dtype=np.int32)
+    for begin, end in bounds:
+        others = np.concatenate([positions[:begin], positions[end:]])
+        lo, hi = ptr[begin], ptr[end]
+        tails[lo:hi] = others[rng.integers(0, len(others), hi - lo)]
+    return ptr, tails, rng.integers(0, 100, int(ptr[-1]))

@@ -7,7 +7,7 @@ import random
 import networkx as nx
 import numpy as np
 import pytest
-from graphs import assert_lengths_equal, assert_paths_valid, random_graph
+from graphs import assert_lengths_equal, assert_paths_valid, random_graph, random_level_pulls
 
 from nx_gpusp.convert import from_networkx
 from nx_gpusp.executor import Executor, cuda_available
@@ -150,15 +150,7 @@ def test_kernels_match_twin():
     n, k = int(level_ptr[-1]), sizes[-1]
     degree = rng.integers(0, 6, n)
     degree[rng.random(n) < 0.01] = 60  # heads of several segments
-    ptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(degree, out=ptr[1:])
-    tails = np.empty(int(ptr[-1]), dtype=np.int32)
-    for lv in range(len(sizes)):  # a level's tails lie in the other levels
-        begin, end = level_ptr[lv], level_ptr[lv + 1]
-        others = np.concatenate([np.arange(begin), np.arange(end, n)]).astype(np.int32)
-        lo, hi = ptr[begin], ptr[end]
-        tails[lo:hi] = others[rng.integers(0, len(others), hi - lo)]
-    weights = rng.integers(0, 100, int(ptr[-1]))
+    ptr, tails, weights = random_level_pulls(rng, zip(level_ptr[:-1], level_ptr[1:]), degree)
     src = np.array([3, 5, 9100, 5, 0, 0], dtype=np.int32)  # 3 sources (one twice), spare room
     for dtype in (np.int32, np.int64):
         dist = rng.integers(0, 10**6, n).astype(dtype)

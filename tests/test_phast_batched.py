@@ -10,7 +10,8 @@ import random
 import networkx as nx
 import numpy as np
 import pytest
-from graphs import assert_lengths_equal, assert_paths_valid, assert_same_value, random_graph
+from graphs import (assert_lengths_equal, assert_paths_valid, assert_same_value, random_graph,
+                    random_level_pulls)
 from scipy.sparse.csgraph import dijkstra
 
 from nx_gpusp.bench import scipy_matrix
@@ -309,17 +310,9 @@ def test_sweep_segments():
 def _random_hierarchy(rng, n, k, dtype, inf_share=0.3):
     """Random level pulls: a level's tails lie in other levels, as in a hierarchy (in-
     degrees past a segment's 32 arcs, so that heads span several warps)."""
-    degree = rng.integers(0, 100, n)
-    ptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(degree, out=ptr[1:])
     levels = ((0, 7), (7, 1500), (1500, n - k), (n - k, n), (n, n))
-    tails = np.empty(int(ptr[-1]), dtype=np.int32)
-    positions = np.arange(n, dtype=np.int32)
-    for begin, end in levels:
-        others = np.concatenate([positions[:begin], positions[end:]])
-        lo, hi = ptr[begin], ptr[end]
-        tails[lo:hi] = others[rng.integers(0, len(others), hi - lo)]
-    weights = rng.integers(0, 100, int(ptr[-1])).astype(dtype)
+    ptr, tails, weights = random_level_pulls(rng, levels, rng.integers(0, 100, n))
+    weights = weights.astype(dtype)
     matrix = rng.integers(0, 1000, (k, k)).astype(dtype)
     matrix[rng.random((k, k)) < 0.2] = distance_inf(dtype)
     np.fill_diagonal(matrix, 0)
