@@ -5,6 +5,7 @@ the whole graph and batches from one source up; paths; the all-pairs measures th
 it; method="auto"'s choice and cost model; its refusals; a real road graph; its
 kernels against their NumPy twins on the GPU."""
 
+import gc
 import random
 
 import networkx as nx
@@ -382,6 +383,34 @@ def test_workers_get_the_hierarchy():
         assert h._device == {}
     got, _ = _rows("cpu", copy, np.arange(graph.n), core_size=5)
     np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+def test_recorded_sweeps_keep_their_arrays():
+    """Sweeps recorded over temporaries (a CUDA graph holds only their addresses) keep
+    them: after CuPy's pool has handed out memory of their sizes again, they still
+    answer the twin's rows."""
+    rng = np.random.default_rng(5)
+    n, k, width = 3000, 150, 32
+    _, arcs, matrix = _random_hierarchy(rng, n, k, np.int64)
+    dist = rng.integers(0, 10**6, (n, width))
+    level_ptr = [0, 7, 1500, n - k, n]
+    cpu = Executor("cpu")
+    want = dist.copy()
+    s = sweep(cpu, level_ptr, *arcs)
+    cpu.ops("phast_batched").sweeps(s, s, matrix, np.empty((k, width), np.int64), want)
+    ex = Executor("cuda")
+    s = sweep(ex, level_ptr, *arcs)
+    d = ex.asarray(dist)
+    run = ex.ops("phast_batched").recorded_sweeps(s, s, ex.asarray(matrix),
+                                                  ex.xp.empty((k, width), np.int64), d)
+    gc.collect()
+    fill = ex.ops("array_ops").full
+    others = [fill(size, 7, np.int64) for size in (k * k, k * width) for _ in range(8)]
+    run()
+    np.testing.assert_array_equal(ex.to_host(d), want)
+    assert len(others) == 16
 
 
 @pytest.mark.gpu

@@ -33,7 +33,7 @@ class _Sweeps:
 
     def recorded_query(self, src, up, down, core_pos, matrix, scratch, dist):
         """A callable that runs ``query`` with these arguments again (the arrays'
-        contents may change between calls, not the arrays)."""
+        contents may change between calls, not the arrays, which it keeps alive)."""
         return lambda: self.query(src, up, down, core_pos, matrix, scratch, dist)
 
 
@@ -76,9 +76,9 @@ class CudaOps(_Sweeps, CudaKernelTable):
         for name in self.templates:  # loaded now: no module is loaded while capturing
             self.kernel(name, dist.dtype)
         self.ex.ops("array_ops")
-        graph = record_launches(
-            self.cp, lambda: self.query(src, up, down, core_pos, matrix, scratch, dist))
-        return graph.launch
+        return record_launches(
+            self.cp, lambda: self.query(src, up, down, core_pos, matrix, scratch, dist),
+            (src, up, down, core_pos, matrix, scratch, dist))
 
 
 class NumpyOps(_Sweeps, NumpyTwin):

@@ -49,11 +49,14 @@ def sweep(ex, level_ptr, ptr, tails, weights):
                            seg_ptr=[int(x) for x in seg_ptr[bounds]])
 
 
-def record_launches(cp, queue):
-    """A CUDA graph of the work ``queue()`` queues on the current stream, captured on a
-    stream of its own (nothing runs then): ``graph.launch()`` queues all of it on the
-    current stream in one host call. ``queue`` may only launch kernels already loaded
-    and copy between device buffers (no allocation, no host synchronisation)."""
+def record_launches(cp, queue, operands):
+    """A function that queues on the current stream, in one host call, the work
+    ``queue()`` queues on the current stream, recorded once as a CUDA graph (captured on
+    a stream of its own: nothing runs then). The graph holds only the addresses of the
+    arrays it reads and writes, so the function keeps ``operands`` (those arrays, or
+    objects holding them) alive for as long as it can run: freed, CuPy's pool would hand
+    their memory to other arrays. ``queue`` may only launch kernels already loaded and
+    copy between device buffers (no allocation, no host synchronisation)."""
     stream = cp.cuda.Stream(non_blocking=True)
     with stream:
         stream.begin_capture()
@@ -61,14 +64,20 @@ def record_launches(cp, queue):
             queue()
         finally:
             graph = stream.end_capture()
-    return graph
+
+    def launch():
+        graph.launch()
+
+    launch.operands = operands
+    return launch
 
 
 class _Sweeps:
     def recorded_sweeps(self, up, down, matrix, scratch, dist):
         """A callable that runs ``sweeps`` with these arguments again (the arrays'
-        contents may change between calls, not the arrays): on CUDA one launch of a
-        CUDA graph of the sweeps' kernels, whatever the number of levels."""
+        contents may change between calls, not the arrays, which it keeps alive): on
+        CUDA one launch of a CUDA graph of the sweeps' kernels, whatever the number of
+        levels."""
         return lambda: self.sweeps(up, down, matrix, scratch, dist)
 
     def sweeps(self, up, down, matrix, scratch, dist):
@@ -120,9 +129,8 @@ class CudaOps(_Sweeps, CudaKernelTable):
     def recorded_sweeps(self, up, down, matrix, scratch, dist):
         for name in self.templates:  # loaded now: no module is loaded while capturing
             self.kernel(name, dist.dtype)
-        graph = record_launches(
-            self.cp, lambda: self.sweeps(up, down, matrix, scratch, dist))
-        return graph.launch
+        return record_launches(self.cp, lambda: self.sweeps(up, down, matrix, scratch, dist),
+                               (up, down, matrix, scratch, dist))
 
     def init(self, source_pos, dist):
         """dist[p, b] = 0 where p = source_pos[b] (int32 positions of the batch's
