@@ -21,7 +21,8 @@ FILTER_BITS = 5  # the host's witness search: 2**5 filter bits per arc (~3% fals
 FILTER_MAX_BITS = 24  # at most 2**24 (a byte each)
 SCAN_THREADS = 256  # contraction.cu: CH_THREADS
 SCAN_TILE = SCAN_THREADS * 8  # contraction.cu: CH_TILE
-_INT64 = np.dtype(np.int64)
+SCAN_TOTALS_THREADS = 1024  # contraction.cu: CH_TOTALS_THREADS
+_NULL = scalar(0, np.uint64)  # a null pointer argument
 
 
 def _i64(value):
@@ -56,7 +57,7 @@ class CudaOps(CudaKernelTable):
         sums = self._empty(tiles)
         self.kernel(f"ch_tile_sums<{t}>")((tiles,), (SCAN_THREADS,),
                                            (values, _i64(m), sums))
-        self.kernel("ch_scan_tile_sums")((1,), (1024,), (sums, _i64(tiles)))
+        self.kernel("ch_scan_tile_sums")((1,), (SCAN_TOTALS_THREADS,), (sums, _i64(tiles)))
         self.kernel(f"ch_scan<{t}>")((tiles,), (SCAN_THREADS,), (values, _i64(m), sums, out))
         return out
 
@@ -85,8 +86,9 @@ class CudaOps(CudaKernelTable):
         return out
 
     def _argsort(self, keys):
-        """A stable argsort of non-negative int64 keys (int32): distance_order's radix
-        sort, over the bits the keys' range needs."""
+        """A stable argsort (int32) of int64 keys below int64's maximum (which
+        distance_order leaves out as unreached): its radix sort, over the bits the keys'
+        range needs."""
         return self.ex.ops("distance_order").distance_order(keys)
 
     def _counts(self, x, k):
@@ -267,8 +269,6 @@ class CudaOps(CudaKernelTable):
         """target[index[i]] = min(itself, values[i]) for every i, in place."""
         self.launch("ch_scatter_min", len(index), (target, index, values, _i64(len(index))))
 
-
-_NULL = scalar(0, np.uint64)
 
 
 def arc_weights(key, weights, t, h, k):
