@@ -3,15 +3,15 @@ on the device, device synchronised) beside NetworkX and SciPy csgraph on the sam
 graph, one asv run, so ratios compare like with like; and the kernel race (issue 14's
 table): the default method beside harish and SciPy from source 0 and over 10 seeded
 sources, with and without predecessors, and method "phast" on the road networks (its
-hierarchy built in setup, once per graph). Times only (lower is better): GTEPS and
+hierarchy built in setup, once per graph); and that hierarchy's build. Times only (lower is better): GTEPS and
 speed-ups are printed by ``python -m nx_gpusp.bench``."""
 
 import networkx as nx
 
-from nx_gpusp.bench import (PEERS, RACE_IMPLS, kernel_runner, median_time, peer_runner,
-                            peer_skip_reason, pick_sources, preprocessing_skip_reason,
-                            race_impls, race_runner, race_sources, warm_device,
-                            warm_ready)
+from nx_gpusp.bench import (PEERS, RACE_IMPLS, ROAD_WORKLOADS, kernel_runner, median_time,
+                            peer_runner, peer_skip_reason, pick_sources,
+                            preprocessing_skip_reason, race_impls, race_runner,
+                            race_sources, warm_device, warm_ready)
 
 from . import workloads as W
 
@@ -118,3 +118,28 @@ class SSSPRace:
     def track_median10_paths(self, workload, impl):
         return median_time(self.paths, self.sources, ready=warm_ready(self.ex))[0]
     track_median10_paths.unit = "seconds"
+
+
+class Contraction:
+    """The contraction hierarchy under methods "phast" and "phast-batched", built from
+    the converted graph on the benchmark's device (the contraction kernels on a GPU,
+    their NumPy twin on the host), on the road workloads with integer weights."""
+
+    params = [W.workloads("sssp")]
+    param_names = ["workload"]
+    number = 1
+    repeat = (2, 5, 60.0)
+    warmup_time = 0
+    timeout = 900
+
+    def setup(self, workload):
+        if workload not in ROAD_WORKLOADS:
+            raise NotImplementedError("the road workloads only (nx_gpusp.bench.ROAD_WORKLOADS)")
+        from nx_gpusp.solvers.sssp.contraction import contraction_hierarchy
+
+        graph, ex = W.load_graph(W.case_of(workload, "sssp")), W.executor()
+        self.build = lambda: contraction_hierarchy(graph, ex=ex)
+        W.warm_up(self.build, slow=W.SLOW_ALL_PAIRS_S, key=f"{workload}:contraction")
+
+    def time_build(self, workload):
+        self.build()
