@@ -13,7 +13,8 @@ import threading
 
 import numpy as np
 
-__all__ = ["CSRGraph", "distance_inf", "float_distances", "source_indices", "row_pointers"]
+__all__ = ["CSRGraph", "distance_inf", "float_distances", "source_indices", "row_pointers",
+           "merge_parallel_arcs"]
 
 INT_LIMIT = 1 << 62  # int64 path sums stay exact below this
 FLOAT_EXACT = 1 << 53  # every integer up to this magnitude is a float64 exactly
@@ -117,7 +118,7 @@ class CSRGraph:
             loop = src == dst
             src, dst, w = (np.concatenate([src, dst[~loop]]), np.concatenate([dst, src[~loop]]),
                            np.concatenate([w, w[~loop]]))
-        src, dst, w = _merge_parallel_arcs(n, src, dst, w)
+        src, dst, w = merge_parallel_arcs(n, src, dst, w)
         return cls(row_pointers(src, n), dst, w, nodes=nodes, directed=directed,
                    weighted=weighted, **kw)
 
@@ -622,7 +623,7 @@ class DeviceCSR:
         return arcs
 
 
-def _merge_parallel_arcs(n, src, dst, w):
+def merge_parallel_arcs(n, src, dst, w):
     """Arcs sorted by (tail, head), parallel arcs merged to their minimum weight.
 
     One sort of a packed key: (tail * n + head) * span + weight for small non-negative

@@ -10,7 +10,8 @@ every sort stable, so both build the same hierarchy."""
 
 import numpy as np
 
-from .base import CudaKernelTable, NumpyTwin, scalar
+from ..graph import merge_parallel_arcs
+from .base import CudaKernelTable, NumpyTwin, gather_arcs, scalar
 
 __all__ = ["CudaOps", "NumpyOps", "arc_weights"]
 
@@ -44,7 +45,7 @@ class CudaOps(CudaKernelTable):
         return self.cp.empty(int(size), dtype=dtype)
 
     def _zeros(self, size, dtype=np.int64):
-        return self.ex.fill_bytes(self._empty(size, dtype), 0)
+        return self.ex.ops("array_ops").full(int(size), 0, dtype)
 
     def _scan(self, values):
         """Inclusive int64 sums of ``values`` (int64 or bool)."""
@@ -106,6 +107,12 @@ class CudaOps(CudaKernelTable):
         self.launch("ch_dedup", m, (key, weights, _i64(m), first, pos, _i64(k), *out))
         return tuple(out)
 
+    def _sorted_arcs(self, key, weights, k):
+        """The arcs of ``key`` (tail * k + head, any order), one per key at its least
+        weight, sorted."""
+        order = self._argsort(key)
+        return self._dedup_sorted(self.take(key, order), self.take(weights, order), k)
+
     def _mask(self, kernel, size, args):
         out = self._empty(size, np.bool_)
         self.launch(kernel, size, (*args, out))
@@ -138,9 +145,7 @@ class CudaOps(CudaKernelTable):
     def arcs(self, tails, heads, weights, k):
         """The arcs with one (tail, head) each, at its least weight, sorted by (tail,
         head)."""
-        key = self.keys(tails, heads, k)
-        order = self._argsort(key)
-        return self._dedup_sorted(self.take(key, order), self.take(weights, order), k)
+        return self._sorted_arcs(self.keys(tails, heads, k), weights, k)
 
     def independent_set(self, a, b, tie, pair_limit):
         """(chosen, in-degrees, out-degrees, chosen count, their in x out pairs): the
@@ -186,9 +191,7 @@ class CudaOps(CudaKernelTable):
         self.launch("ch_join", total, (
             pair_end, _i64(nv), _i64(total), cin, cout, self._scan(cin), self._scan(cout),
             into, out, a, b, w, _i64(k), key, c, keep))
-        key, c = self.select(keep, (key, c))
-        order = self._argsort(key)
-        return self._dedup_sorted(self.take(key, order), self.take(c, order), k)
+        return self._sorted_arcs(*self.select(keep, (key, c)), k)
 
     def witnessed(self, u, x, c, a, b, w, k, fanout):
         """Which candidate shortcuts (u, x, c) an arc (u, x) or (u of at most ``fanout``
@@ -287,16 +290,6 @@ def _key_hash(key, bits):
             ).astype(np.int64)
 
 
-def _expand(starts, counts):
-    """(owner, index) of every position starts[i] + j, j < counts[i]."""
-    total = int(counts.sum())
-    owner = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
-    if not total:
-        return owner, np.zeros(0, dtype=np.int64)
-    first = np.cumsum(counts) - counts
-    return owner, starts[owner] + (np.arange(total) - first[owner])
-
-
 class NumpyOps(NumpyTwin):
     def _dedup_sorted(self, key, weights, k):
         if not len(key):
@@ -322,9 +315,7 @@ class NumpyOps(NumpyTwin):
         return tails * k + heads
 
     def arcs(self, tails, heads, weights, k):
-        key = tails * k + heads
-        order = np.argsort(key, kind="stable")
-        return self._dedup_sorted(key[order], weights[order], k)
+        return merge_parallel_arcs(k, tails, heads, weights)
 
     def independent_set(self, a, b, tie, pair_limit):
         k = len(tie)
@@ -350,10 +341,13 @@ class NumpyOps(NumpyTwin):
         out = np.flatnonzero(chosen[a])  # by tail already: the arcs are sorted
         verts = np.flatnonzero(chosen)
         cin, cout = din[verts], dout[verts]
-        owner, within = _expand(np.zeros(len(verts), dtype=np.int64), cin * cout)
+        ends = np.zeros(len(verts) + 1, dtype=np.int64)  # each vertex's pairs
+        np.cumsum(cin * cout, out=ends[1:])
+        owner, pair = gather_arcs(ends, np.arange(len(verts)))
         if not len(owner):
             empty = np.zeros(0, dtype=np.int64)
             return empty, empty, empty
+        within = pair - ends[owner]
         first_in = np.cumsum(cin) - cin
         first_out = np.cumsum(cout) - cout
         i = into[first_in[owner] + within // cout[owner]]
@@ -371,7 +365,7 @@ class NumpyOps(NumpyTwin):
         ptr = np.searchsorted(a, np.arange(k + 1))
         # a hub's paths are not searched (a shortcut more)
         searched = np.flatnonzero(~done & (ptr[u + 1] - ptr[u] <= fanout))
-        owner, arc = _expand(ptr[u[searched]], ptr[u[searched] + 1] - ptr[u[searched]])
+        owner, arc = gather_arcs(ptr, u[searched])
         owner = searched[owner]
         # y -> x can close a witness only where w(u, y) + (x's lightest in-arc) <= c
         lightest = np.full(k, LIGHTEST_NONE, dtype=np.int64)
