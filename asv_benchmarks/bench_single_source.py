@@ -3,8 +3,8 @@ on the device, device synchronised) beside NetworkX and SciPy csgraph on the sam
 graph, one asv run, so ratios compare like with like; and the kernel race (issue 14's
 table): the default method beside harish and SciPy from source 0 and over 10 seeded
 sources, with and without predecessors, and method "phast" on the road networks (its
-hierarchy built in setup, once per graph); and that hierarchy's build. Times only (lower is better): GTEPS and
-speed-ups are printed by ``python -m nx_gpusp.bench``."""
+hierarchy built in setup, once per graph); and that hierarchy's build. Times only
+(lower is better): GTEPS and speed-ups are printed by ``python -m nx_gpusp.bench``."""
 
 import networkx as nx
 

@@ -177,13 +177,13 @@ def contraction_hierarchy(graph, core_size=CORE_SIZE, seed=0, ex=None):
         chosen, din, dout, count, work = ops.independent_set(a, b, tie, PAIR_LIMIT)
         if not count or work > budget:
             break  # hubs only, or a round of more shortcuts than the graph holds arcs
-        (ta, tb, tw), (a_, b_, w_) = ops.split(ops.touching(chosen, a, b), (a, b, w))
+        (ta, tb, tw), rest = ops.split(ops.touching(chosen, a, b), (a, b, w))
         for part, arr in zip(kept, (ops.take(ids, ta), ops.take(ids, tb), tw)):
             part.append(arr)
         held += len(ta)
         ops.set_levels(level, ids, chosen, rounds)
-        u, x, c = ops.shortcuts(chosen, a, b, w, din, dout, k)
-        a, b, w = a_, b_, w_
+        u, x, c = ops.shortcuts(chosen, a, b, w, din, dout, k)  # from the round's arcs
+        a, b, w = rest
         u, x, c = ops.select(ops.witnessed(u, x, c, a, b, w, k, WITNESS_FANOUT), (u, x, c),
                              keep=False)
         a, b, w = ops.merge((a, b, w), (u, x, c), k)
@@ -259,8 +259,8 @@ def _hierarchy(graph, core_size, build=True, ex=None):
     """``graph``'s hierarchy of ``core_size``: the one it holds, else one loaded in this
     process for its content (nx_gpusp.phast.load_hierarchy), else the one in the
     ``hierarchy_cache`` folder, else (``build``) built now with the queries' executor
-    ``ex`` (default: the configured device's) and then kept in that folder; None where none exists and
-    ``build`` is False."""
+    ``ex`` (default: the configured device's) and then kept in that folder; None where
+    none exists and ``build`` is False."""
     held = graph.__dict__.setdefault("_phast_hierarchies", {})
     h = held.get(core_size)
     if h is None:
