@@ -99,12 +99,7 @@ __device__ __forceinline__ bool brandes_reads_npred(int mode) {
 // The tail v of arc e: indptr[v] <= e < indptr[v + 1] (a binary search).
 __device__ __forceinline__ int brandes_arc_tail(const long long* __restrict__ indptr, int n,
                                                 long long e) {
-    int lo = 0, hi = n;
-    while (hi - lo > 1) {
-        const int mid = lo + (hi - lo) / 2;
-        if (indptr[mid] <= e) lo = mid; else hi = mid;
-    }
-    return lo;
+    return static_cast<int>(upper_bound(indptr + 1, n, e));
 }
 
 __global__ void brandes_levels_forward(const long long* __restrict__ indptr,

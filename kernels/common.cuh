@@ -54,6 +54,29 @@ __device__ __forceinline__ float atomic_min(float* addr, float val) {
         atomicMax(reinterpret_cast<unsigned int*>(addr), static_cast<unsigned int>(bits))));
 }
 
+// Binary search: the first i in [0, m) where below(i) is false, below being true on a
+// prefix of [0, m) and false after it (m where it is true everywhere).
+template <typename Below>
+__device__ __forceinline__ long long partition_point(long long m, Below below) {
+    long long lo = 0, hi = m;
+    while (lo < hi) {
+        const long long mid = (lo + hi) >> 1;
+        if (below(mid)) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+// the first entry of sorted[0..m) that is >= q (m where none)
+template <typename T>
+__device__ __forceinline__ long long lower_bound(const T* sorted, long long m, T q) {
+    return partition_point(m, [=](long long i) { return sorted[i] < q; });
+}
+// the first entry of sorted[0..m) that is > q (m where none)
+template <typename T>
+__device__ __forceinline__ long long upper_bound(const T* sorted, long long m, T q) {
+    return partition_point(m, [=](long long i) { return sorted[i] <= q; });
+}
+
 __device__ __forceinline__ long long global_thread_id() {
     return static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
 }

@@ -10,7 +10,7 @@
 //                          a mask's entries, runs of counts
 //   ch_select              out[j] = in[i] (in null: i) for the entries whose mask is
 //                          `want`, j their rank among them (pos: the mask's scan)
-//   ch_take<I>             out[i] = src[idx[i]];  ch_take_mask: the same of a mask
+//   ch_take<T, I>          out[i] = src[idx[i]] (int64 values, or a mask's bytes)
 //   ch_count               counts[x[i]] += 1 (integer atomics: any order, one answer)
 //   ch_priority            a vertex's priority: edge difference (in x out - in - out)
 //                          shifted above its seeded tie rank, hub past pair_limit pairs
@@ -40,30 +40,6 @@
 #define CH_ITEMS 8
 #define CH_TILE (CH_THREADS * CH_ITEMS)  // ops/contraction.py: SCAN_TILE
 #define CH_TOTALS_THREADS 1024
-
-// the first entry of sorted[0..m) that is >= q (m where none)
-__device__ __forceinline__ long long lower_bound(const long long* sorted, long long m,
-                                                 long long q) {
-    long long lo = 0, hi = m;
-    while (lo < hi) {
-        const long long mid = (lo + hi) >> 1;
-        if (sorted[mid] < q) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
-// the first entry of sorted[0..m) that is > q (m where none)
-__device__ __forceinline__ long long upper_bound(const long long* sorted, long long m,
-                                                 long long q) {
-    long long lo = 0, hi = m;
-    while (lo < hi) {
-        const long long mid = (lo + hi) >> 1;
-        if (sorted[mid] <= q) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
 
 template <typename T>
 __global__ void __launch_bounds__(CH_THREADS)
@@ -125,16 +101,10 @@ extern "C" __global__ void ch_select(const unsigned char* __restrict__ mask,
     }
 }
 
-template <typename I>
-__global__ void ch_take(const long long* __restrict__ src, const I* __restrict__ idx,
-                        long long m, long long* __restrict__ out) {
+template <typename T, typename I>
+__global__ void ch_take(const T* __restrict__ src, const I* __restrict__ idx, long long m,
+                        T* __restrict__ out) {
     for (long long i = global_thread_id(); i < m; i += grid_stride()) out[i] = src[idx[i]];
-}
-
-extern "C" __global__ void ch_take_mask(const unsigned char* __restrict__ mask,
-                                        const long long* __restrict__ idx, long long m,
-                                        unsigned char* __restrict__ out) {
-    for (long long i = global_thread_id(); i < m; i += grid_stride()) out[i] = mask[idx[i]];
 }
 
 extern "C" __global__ void ch_count(const long long* __restrict__ x, long long m,

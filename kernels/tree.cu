@@ -313,12 +313,7 @@ __global__ void transpose_arcs(const int* __restrict__ indices, const int* __res
             in_weights[i] = weights[e];
         }
         if (i <= n) {  // the arcs whose head is below i: a search of the heads in order
-            long long lo = 0, hi = m;
-            while (lo < hi) {
-                const long long mid = (lo + hi) >> 1;
-                if (indices[order[mid]] < i) lo = mid + 1; else hi = mid;
-            }
-            in_ptr[i] = lo;
+            in_ptr[i] = partition_point(m, [=](long long k) { return indices[order[k]] < i; });
         }
     }
 }

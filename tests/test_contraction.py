@@ -437,7 +437,7 @@ def test_contraction_kernels_match_twin(seed):
     assert len(cuda) == len(host)
     for i, (got, want) in enumerate(zip(cuda, host)):
         if isinstance(want, np.ndarray):
-            assert got.dtype == want.dtype or want.dtype == np.intp, i
+            assert got.dtype == want.dtype, i
         np.testing.assert_array_equal(got, want, err_msg=f"step {i}")
 
 

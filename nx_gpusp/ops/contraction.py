@@ -32,13 +32,14 @@ def _i64(value):
 
 class CudaOps(CudaKernelTable):
     source = "contraction.cu"
-    plain = ("ch_scan_tile_sums", "ch_select", "ch_take_mask", "ch_count", "ch_priority",
+    plain = ("ch_scan_tile_sums", "ch_select", "ch_count", "ch_priority",
              "ch_neighbour_min", "ch_choose", "ch_touch", "ch_set_level", "ch_upward",
              "ch_keys", "ch_product", "ch_inverse", "ch_renumber", "ch_join", "ch_run_starts",
              "ch_dedup", "ch_merge", "ch_offsets", "ch_witness", "ch_scatter_min")
     instances = ("ch_tile_sums<long long>", "ch_tile_sums<unsigned char>",
-                 "ch_scan<long long>", "ch_scan<unsigned char>", "ch_take<long long>",
-                 "ch_take<int>")
+                 "ch_scan<long long>", "ch_scan<unsigned char>",
+                 "ch_take<long long, long long>", "ch_take<long long, int>",
+                 "ch_take<unsigned char, long long>")
 
     # -- primitives ---------------------------------------------------------------
     def _empty(self, size, dtype=np.int64):
@@ -83,7 +84,8 @@ class CudaOps(CudaKernelTable):
 
     def _take_mask(self, mask, index):
         out = self._empty(len(index), np.bool_)
-        self.launch("ch_take_mask", len(index), (mask, index, _i64(len(index)), out))
+        self.launch("ch_take<unsigned char, long long>", len(index),
+                    (mask, index, _i64(len(index)), out))
         return out
 
     def _argsort(self, keys):
@@ -132,7 +134,7 @@ class CudaOps(CudaKernelTable):
     def take(self, src, index):
         """src[index] (int64 values; int32 or int64 index)."""
         out = self._empty(len(index))
-        self.launch(f"ch_take<{'int' if index.dtype == np.int32 else 'long long'}>",
+        self.launch(f"ch_take<long long, {'int' if index.dtype == np.int32 else 'long long'}>",
                     len(index), (src, index, _i64(len(index)), out))
         return out
 
