@@ -13,13 +13,14 @@ import threading
 
 import numpy as np
 
-__all__ = ["CSRGraph", "distance_inf", "float_distances", "source_indices", "row_pointers",
-           "merge_parallel_arcs"]
+__all__ = ["CSRGraph", "distance_inf", "float_distances", "mark_unreached", "source_indices",
+           "row_pointers", "merge_parallel_arcs"]
 
 INT_LIMIT = 1 << 62  # int64 path sums stay exact below this
 FLOAT_EXACT = 1 << 53  # every integer up to this magnitude is a float64 exactly
 INT32_MAX = (1 << 31) - 1  # int32 distances' "unreached"
 LABEL_ARRAY_MIN = 256  # labels() gathers at least this many through node_array
+MASK_ENTRIES = 1 << 30  # entries one boolean mask assignment covers at most (mark_unreached)
 
 
 def row_pointers(rows, n):
@@ -54,8 +55,22 @@ def float_distances(d):
     """float64 distances with inf for "unreached" (NumPy or CuPy arrays alike)."""
     if d.dtype.kind == "f":
         return d.astype(np.float64, copy=False)
-    out = d.astype(np.float64)
-    out[d == distance_inf(d.dtype)] = np.inf
+    return mark_unreached(d.astype(np.float64), d, np.inf)
+
+
+def mark_unreached(out, d, value):
+    """``out[d == distance_inf(d.dtype)] = value`` for ``out`` and ``d`` of one shape
+    (NumPy or CuPy), in slices of rows of at most MASK_ENTRIES entries: CuPy's boolean
+    mask assignment overflows past 2**31 - 1 entries (a B x n block of many sources on
+    a large device). Returns ``out``."""
+    inf = distance_inf(d.dtype)
+    if out.ndim < 2 or out.size <= MASK_ENTRIES:
+        out[d == inf] = value
+        return out
+    step = max(1, MASK_ENTRIES // max(1, out.size // len(out)))
+    for start in range(0, len(out), step):
+        part = out[start:start + step]
+        part[d[start:start + step] == inf] = value
     return out
 
 

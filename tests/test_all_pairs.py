@@ -226,3 +226,52 @@ def test_batched_spmm_matches_twin(weights, scale, lane):
     np.testing.assert_array_equal(dg, dc)
     np.testing.assert_array_equal(pg, pc)
     assert rounds > 4 and (pc >= 0).sum() > graph.n
+
+
+@pytest.mark.parametrize("rows, cols, limit", [(7, 5, 1), (7, 5, 6), (7, 5, 35), (3, 0, 4)])
+def test_mark_unreached_in_slices(rows, cols, limit, monkeypatch):
+    """mark_unreached sets ``value`` where the source holds "unreached", whatever the
+    number of rows a slice covers (MASK_ENTRIES, here a few entries)."""
+    from nx_gpusp import graph as graph_module
+
+    rng = np.random.default_rng(rows * cols + limit)
+    d = rng.integers(0, 9, (rows, cols)).astype(np.int32)
+    d[rng.random((rows, cols)) < 0.3] = np.iinfo(np.int32).max
+    expected = d.astype(np.int64)
+    expected[d == np.iinfo(np.int32).max] = np.iinfo(np.int64).max
+    monkeypatch.setattr(graph_module, "MASK_ENTRIES", limit)
+    got = graph_module.mark_unreached(d.astype(np.int64), d, np.iinfo(np.int64).max)
+    np.testing.assert_array_equal(got, expected)
+    floats = graph_module.float_distances(d)
+    np.testing.assert_array_equal(floats, np.where(d == np.iinfo(np.int32).max, np.inf, d))
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA GPU (CuPy) here")
+def test_batched_spmm_block_past_two_to_the_31_entries():
+    """A batch of batched-spmm whose B x n rows pass 2**31 entries (int32 storage widened
+    to int64; what a large device's batch holds on a graph of 10**5 vertices): CuPy's
+    mask assignment would overflow, the rows are NetworkX's."""
+    from nx_gpusp.convert import from_networkx
+    from nx_gpusp.solvers.apsp.spmm import batched_spmm, storage_dtype
+
+    ex = Executor("cuda")
+    n, b = 1 << 17, (1 << 14) + 64  # b * n > 2**31
+    if ex.free_bytes() < 40 * (1 << 30):
+        pytest.skip("fewer than 40 GiB of free device memory")
+    G = nx.gnm_random_graph(n, 3 * n, seed=5, directed=True)
+    G.remove_edges_from([(u, v) for u, v in G.edges if u == 0 or v == 0])  # 0 unreached
+    rng = np.random.default_rng(5)
+    for _, _, d in G.edges(data=True):
+        d["weight"] = int(rng.integers(1, 10))
+    graph = from_networkx(G, "weight")
+    assert storage_dtype(graph) == np.int32
+    sources = np.arange(1, b + 1, dtype=np.int64)
+    (batch,) = batched_spmm(ex, graph, sources, want_pred=False, batch=b)
+    assert batch.dist.shape == (b, n) and batch.dist.size > (1 << 31)
+    for k in (0, b // 2, b - 1):
+        want = nx.single_source_dijkstra_path_length(G, int(sources[k]))
+        row = ex.to_host(batch.dist[k])
+        reached = row != np.iinfo(np.int64).max
+        assert dict(zip(np.flatnonzero(reached).tolist(), row[reached].tolist())) == want
+        assert not reached[0]

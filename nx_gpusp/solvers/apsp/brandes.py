@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...graph import distance_inf
+from ...graph import distance_inf, mark_unreached
 from ...methods import get_method
 from ...ops.brandes import BRANDES, EDGE_SUBSET, LOAD, SUBSET, UNSEEN
 from . import batch_size
@@ -244,6 +244,4 @@ def _as_distances(xp, d, dtype):
     that type's "unreached"."""
     if d.dtype == dtype:
         return xp.ascontiguousarray(d)
-    out = d.astype(dtype)
-    out[d == distance_inf(d.dtype)] = distance_inf(dtype)
-    return out
+    return mark_unreached(d.astype(dtype), d, distance_inf(dtype))

@@ -23,7 +23,7 @@ from types import SimpleNamespace
 import networkx as nx
 import numpy as np
 
-from ...graph import INT32_MAX
+from ...graph import INT32_MAX, mark_unreached
 from ...methods import method
 from ...ops.apsp_spmm import chunk_width
 from ..sssp import distance_inf
@@ -84,7 +84,7 @@ class SpmmBatch:
         block = self.dist[:, :b]
         dist = block.T.astype(dtype, order="C")
         if block.dtype != dtype:
-            dist[block.T == distance_inf(block.dtype)] = distance_inf(dtype)
+            mark_unreached(dist, block.T, distance_inf(dtype))
         pred = None
         if want_pred:
             full = self.ex.xp.empty(self.dist.shape, dtype=np.int32)
