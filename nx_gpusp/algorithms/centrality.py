@@ -91,7 +91,8 @@ def harmonic_centrality(G, nbunch=None, distance=None, sources=None, *, method=N
                         **options):
     graph = as_csr(G, distance)
     # NetworkX's keys: a set of the nbunch labels, iterated in that set's order
-    keys = list(set(graph.labels(graph.nbunch_indices(nbunch))))
+    keys = list(set(graph.nodes if nbunch is None else
+                    graph.labels(graph.nbunch_indices(nbunch))))
     targets = graph.indices_of_nodes(keys)
     everyone = sources is None
     origins = np.arange(graph.n, dtype=np.int64) if everyone else \
