@@ -3,7 +3,8 @@
 The work of the all-pairs functions, ``johnson`` and the all-pairs measures is one
 search per source, so it splits by sources. With ``nx.config.backends.gpusp.dask_client``
 set to a ``distributed.Client``, the sources are cut into shares and each share is one
-Dask task on one worker:
+Dask task on one worker, or, for a measure or betweenness where every worker has one
+thread, one call to that worker's :class:`ShareServer` (a Dask actor):
 
 - the graph goes to every worker once (``client.scatter(..., broadcast=True)``: host
   arrays only, no labels, see ``CSRGraph.__getstate__``) and is kept for later calls
@@ -29,8 +30,11 @@ Dask task on one worker:
   (``distributed.as_completed``) and are handed on in source order, out-of-order
   shares waiting in a buffer; only a window of shares is in flight ahead of the
   reader, so rows are computed as they are read, as in one process;
-- a measure task reduces its share on its device to the per-source statistics
-  (``solvers.apsp.measures.reduce_batch``) and returns that small ``Partial``; they
+- a measure's share (a task, or a call to a ShareServer: no scheduler round trips
+  before and after it, two shares a server, the second round smaller so that the
+  caller takes in the first while it runs) reduces on its device to the per-source
+  statistics (``solvers.apsp.measures.reduce_batch``) and returns that small
+  ``Partial`` (its sources as a ``range`` where consecutive); they
   are handed on in source order as they return (:func:`statistics_parts`), so the
   caller builds its answer from one while the workers compute the next.
 
@@ -39,15 +43,18 @@ allowed-failures), and one that raises something other than an answer (a CUDA er
 a lost connection) is retried (``retries``): the answer is complete either way.
 Errors that are the answer (a negative cycle, bad weights) come back as the task's
 value and are raised on the client with their NetworkX type, without retries.
-Progress: the Dask dashboard (task prefixes ``nx_gpusp-rows``, ``nx_gpusp-statistics``)
-and the ``nx_gpusp`` logger.
+A share whose ShareServer is lost or fails runs as a task. Progress: the Dask dashboard
+(task prefixes ``nx_gpusp-rows``, ``nx_gpusp-statistics``; ShareServer calls are not
+tasks) and the ``nx_gpusp`` logger.
 
 Each function below returns the local stream when no client is set, so the algorithms
 call them whatever the configuration.
 """
 
+import collections
 import math
 import threading
+import time
 import uuid
 import weakref
 
@@ -71,7 +78,9 @@ __all__ = ["active_client", "worker_device", "local_gpu_client", "source_rows",
            "worker_graph", "rows_task", "statistics_task", "GraphKey", "Missing",
            "SHARES_PER_THREAD", "MEASURE_SHARES_PER_THREAD", "AHEAD_PER_THREAD",
            "statistics_parts",
-           "SHARE_ROW_BYTES", "RETRIES", "WORKER_GRAPHS", "packed", "unpacked"]
+           "SHARE_ROW_BYTES", "RETRIES", "WORKER_GRAPHS", "packed", "unpacked",
+           "ShareServer", "SERVED", "SHARE_SERVERS", "WORKERS_CHECK_S",
+           "SERVER_START_S", "SERVED_LAST_ROUND"]
 
 SHARES_PER_THREAD = 2  # shares per worker thread: some balance between workers, and a
 # retried share repeats half a thread's work at most, while shares stay large (a
@@ -83,6 +92,10 @@ MEASURE_SHARES_PER_THREAD = 1  # shares per worker thread of a measure or betwee
 # answer while the workers compute the next (statistics_parts), but on 2 H200s
 # (tools/dask_scaling.py) 4 shares a thread, which cut the time after the workers' end
 # from ~25 to ~10 ms, added 10-50 ms to each worker's compute: one is faster
+SERVED_LAST_ROUND = 8  # a measure's shares on ShareServers: one a server, then a last
+# round of 1/8 of the sources (_served_shares), computed while the caller turns the first
+# into its answer (on 2 H200s the call's end 14-24 -> 3-9 ms after the workers' end; a
+# share more costs a worker 1-6 ms)
 SHARE_ROW_BYTES = 2 << 30  # host rows of one all-pairs share, at most
 RETRIES = 2  # Dask retries of a task that raised something other than an answer
 WORKER_GRAPHS = 2  # scattered graphs a worker process keeps (kept_graph), newest last
@@ -294,8 +307,10 @@ def statistics_task(graph, sources, measure, options, device):
     graph = worker_graph(graph)
     if graph is None:
         return Missing()
-    return reduce_batch(get_executor(_task_device(device)), graph, unpacked(sources), measure,
+    part = reduce_batch(get_executor(_task_device(device)), graph, unpacked(sources), measure,
                         options)
+    part.sources = packed(part.sources)  # the caller unpacks it (statistics_parts)
+    return part
 
 
 # -- one host: a worker per GPU in this process --------------------------------------------
@@ -341,9 +356,100 @@ def local_gpu_client(gpus=None, **cluster_options):
     return client
 
 
+# -- a worker's server: shares without a task's round trips ------------------------------
+class ShareServer:
+    """A Dask actor, one on each worker of one thread: runs a share's task when the client
+    calls it. The call and its answer travel between client and worker (through the
+    scheduler's proxy unless the client connects to workers directly), where a task is
+    sent to the scheduler, assigned, sent to its worker, reported finished and fetched:
+    on 2 H200s 3-6 ms before the first share and 3-9 ms after the last, against 7-17
+    and 14-38 ms as tasks (tools/dask_scaling.py; usroads' weighted closeness 0.427 ->
+    0.399 s, 1.94x one GPU)."""
+
+    def run(self, task, graph, sources, *args):
+        """``task(graph, sources, *args)``'s answer, an exception that is the answer
+        included (:func:`_answer`); the call's times kept in :data:`SERVED`."""
+        start = time.time()
+        try:
+            return _answer(task, graph, sources, *args)
+        finally:
+            SERVED.append((task.__name__, len(sources), start, time.time()))
+
+
+SERVED = collections.deque(maxlen=256)  # on a worker: (task, sources, start, stop) of the
+# ShareServer calls it ran, most recent last (time.time(): the tests' and tools' record)
+SHARE_SERVERS = True  # a measure's or betweenness' shares on ShareServers where every
+# worker has one thread (False: always tasks)
+WORKERS_CHECK_S = 5.0  # a client's workers are asked for again after this many seconds
+SERVER_START_S = 30.0  # ShareServers not made in this time are not used (tasks instead)
+_WORKERS = {}  # client id -> _Workers
+_WORKERS_LOCK = threading.Lock()
+
+
+class _Workers:
+    """What the client last heard of its workers: ``nthreads`` (``client.nthreads()``,
+    asked for at time.monotonic() ``checked``) and their ``servers`` ((actor future,
+    ShareServer) each; None until made, False where they cannot be)."""
+
+    def __init__(self, client, nthreads):
+        self.client, self.nthreads, self.servers = client, nthreads, None
+        self.checked = time.monotonic()
+
+
+def _workers(client):
+    """The client's :class:`_Workers`, read from the scheduler again when older than
+    WORKERS_CHECK_S seconds (its servers kept while the workers are the same)."""
+    with _WORKERS_LOCK:
+        for key in [k for k, v in _WORKERS.items()
+                    if v.client.status in ("closing", "closed")]:
+            del _WORKERS[key]
+        known = _WORKERS.get(client.id)
+    if known is not None and time.monotonic() - known.checked < WORKERS_CHECK_S:
+        return known
+    fresh = _Workers(client, client.nthreads())
+    if known is not None and known.nthreads == fresh.nthreads:
+        fresh.servers = known.servers
+    with _WORKERS_LOCK:
+        _WORKERS[client.id] = fresh
+    return fresh
+
+
+def _servers(client):
+    """A ShareServer on each of the client's workers ((actor future, actor) pairs), made
+    at the first call that wants them; None where a worker has more than one thread
+    (its shares run as tasks, on all of them) or the workers cannot hold actors."""
+    from distributed import wait
+
+    known = _workers(client)
+    if known.servers and any(future.status != "finished" for future, _ in known.servers):
+        _forget_workers(client)  # a server lost: its worker too, maybe
+        known = _workers(client)
+    if known.servers is None:
+        known.servers = False
+        nthreads = known.nthreads
+        if SHARE_SERVERS and nthreads and all(t == 1 for t in nthreads.values()):
+            futures = [client.submit(ShareServer, actor=True, workers=[address],
+                                     allow_other_workers=False, pure=False,
+                                     key=f"nx_gpusp-server-{uuid.uuid4().hex}")
+                       for address in sorted(nthreads)]
+            try:
+                wait(futures, timeout=SERVER_START_S)
+                known.servers = list(zip(futures, client.gather(futures)))
+            except Exception:  # no actors there, or a worker gone: tasks run the shares
+                logger.debug("nx_gpusp: no ShareServer on the workers", exc_info=True)
+                client.cancel(futures)
+    return known.servers or None
+
+
+def _forget_workers(client):
+    """The next call asks the scheduler for the workers again (one was lost)."""
+    with _WORKERS_LOCK:
+        _WORKERS.pop(client.id, None)
+
+
 # -- the client's side -------------------------------------------------------------------
 def _threads(client):
-    return max(1, sum(client.nthreads().values()))
+    return max(1, sum(_workers(client).nthreads.values()))
 
 
 def _shares(sources, threads, max_share=None, per_thread=None):
@@ -449,7 +555,7 @@ def _planned_rows(client, ex, graph, method, options, sources, cutoff, want_pred
     shares left. A cost kept from an earlier call decides at once. A caller without a
     GPU under device 'auto' cannot time the workers' devices (each decides its own):
     every share goes to them."""
-    nthreads = client.nthreads()
+    nthreads = _workers(client).nthreads
     threads = max(1, sum(nthreads.values()))
     shares = _shares(sources, threads, SHARE_ROW_BYTES // _row_bytes(graph, want_pred))
     same_kind = ex.is_cuda or get_config().device == "cpu"
@@ -519,11 +625,14 @@ def _cluster_rows(client, graph, method, options, shares, cutoff, want_pred, thr
         yield from batches
 
 
-def _on_workers(client, graph, shares, kind, task, args, *, ahead, what, threads):
+def _on_workers(client, graph, shares, kind, task, args, *, ahead, what, threads,
+                served=False):
     """The answers of ``task(graph, share, *args, device)`` for each of ``shares`` (the
     client's device passed along) on the workers of ``client``, in share order as they
-    finish, at most ``ahead`` tasks beyond the one read (:func:`_in_order`): the graph
-    scattered once and named by its key; one log line (``what``)."""
+    finish, at most ``ahead`` tasks beyond the one read (:func:`_in_order`), or, where
+    ``served`` (small answers, every share at once) and the workers have ShareServers,
+    called on those (:func:`_served`): the graph scattered once and named by its key;
+    one log line (``what``)."""
     future = scattered_graph(client, graph)
     device = worker_device(get_config().device)
     token = uuid.uuid4().hex
@@ -539,7 +648,43 @@ def _on_workers(client, graph, shares, kind, task, args, *, ahead, what, threads
                                              for i in indices],
                           retries=RETRIES, pure=False)
 
+    servers = _servers(client) if served and SHARE_SERVERS else None
+    if servers is not None:
+        return _served(client, servers, submit, GraphKey(future.key), shares, task,
+                       args + (device,))
     return _in_order(client, submit, len(shares), ahead)
+
+
+def _served(client, servers, submit, graph, shares, task, args):
+    """The answers of ``task(graph, share, *args)`` for each of ``shares`` (share i on
+    server i mod len(servers)), called on the ShareServers at once (each runs its calls
+    one after another) and handed on in share order. A
+    share whose worker holds no copy of the graph runs as a task with the graph's
+    future (``submit([i], True)``), and so does one whose server was lost or raised
+    something other than an answer (with Dask's retries); the next call then asks the
+    scheduler for the workers again."""
+    calls = []
+    for i, share in enumerate(shares):
+        server = servers[i % len(servers)][1]
+        try:
+            calls.append(server.run(task, graph, packed(share), *args))
+        except Exception:  # the actor's worker is gone
+            calls.append(None)
+    for i, call in enumerate(calls):
+        value = None
+        if call is not None:
+            try:
+                value = call.result()
+            except Exception:  # lost, or a fault that is not the answer: as a task
+                logger.debug("nx_gpusp: share %d again as a task", i, exc_info=True)
+        if value is None:
+            _forget_workers(client)
+        if value is None or isinstance(value, Missing):
+            (future,) = submit([i], True)
+            value = future.result()
+        if isinstance(value, _Raised):
+            raise value.error
+        yield value
 
 
 def source_dependencies(ex, graph, sources, **options):
@@ -554,7 +699,8 @@ def source_dependencies(ex, graph, sources, **options):
     shares = _shares(sources, threads, per_thread=MEASURE_SHARES_PER_THREAD)
     return Dependencies.joined(_on_workers(client, graph, shares, "dependencies",
                                            dependencies_task, (options,), ahead=len(shares),
-                                           what="betweenness", threads=threads))
+                                           what="betweenness", threads=threads,
+                                           served=True))
 
 
 def statistics_parts(ex, graph, sources, measure, options, *, what):
@@ -569,12 +715,28 @@ def statistics_parts(ex, graph, sources, measure, options, *, what):
         parts = iter_partials(ex, graph, sources, measure, options)
     else:
         threads = _threads(client)
-        shares = _shares(sources, threads, per_thread=MEASURE_SHARES_PER_THREAD)
+        servers = _servers(client) if SHARE_SERVERS else None
+        shares = _served_shares(sources, len(servers)) if servers else \
+            _shares(sources, threads, per_thread=MEASURE_SHARES_PER_THREAD)
         parts = _on_workers(client, graph, shares, "statistics", statistics_task,
                             (tuple(measure), options), ahead=len(shares), what=what,
-                            threads=threads)
+                            threads=threads, served=True)
     progress = Progress(what, len(sources))
     for part in parts:
+        part.sources = unpacked(part.sources)
         progress.advance(len(part.sources))
         yield part
+
+
+def _served_shares(sources, servers):
+    """A measure's shares on ``servers`` ShareServers (share i on server i mod
+    ``servers``): one a server, then a last round of one a server holding
+    1/SERVED_LAST_ROUND of the sources, so that the caller turns the first round's
+    parts into its answer while the workers compute the last."""
+    last = len(sources) // SERVED_LAST_ROUND
+    if last < servers:
+        return _shares(sources, servers, per_thread=1)
+    cut = len(sources) - last
+    return _shares(sources[:cut], servers, per_thread=1) + \
+        _shares(sources[cut:], servers, per_thread=1)
 

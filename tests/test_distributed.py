@@ -12,6 +12,7 @@ import os
 import pickle
 import random
 import sys
+import time
 import weakref
 
 import networkx as nx
@@ -89,21 +90,31 @@ def same(got, expected, path=()):
 
 
 def tasks_of(stream):
-    """(task prefix, worker) of every nx_gpusp task in a get_task_stream record."""
+    """(task prefix, worker) of every nx_gpusp task in a get_task_stream record (not the
+    tasks that make the ShareServers)."""
     out = []
     for entry in stream.data:
         key = entry["key"]
         key = key[0] if isinstance(key, tuple) else key
-        if str(key).startswith("nx_gpusp-"):
+        if str(key).startswith("nx_gpusp-") and not str(key).startswith("nx_gpusp-server"):
             out.append(("-".join(str(key).split("-")[:2]), entry["worker"]))
     return out
 
 
+def served_since(client, start):
+    """("nx_gpusp-served", worker) of every ShareServer call on the workers that started
+    after ``start`` (time.time(): the workers run on this host)."""
+    calls = client.run(lambda: [c[2] for c in nxd.SERVED])
+    return [("nx_gpusp-served", worker) for worker, starts in calls.items()
+            for t in starts if t >= start]
+
+
 def compare(client, call, *, expect_tasks=True):
-    """One process's outcome and the cluster's, equal; the cluster's ran as Dask tasks
-    on both workers when it answered and ``expect_tasks``."""
+    """One process's outcome and the cluster's, equal; the cluster's ran on the workers
+    (as Dask tasks or ShareServer calls) when it answered and ``expect_tasks``."""
     with CFG(device="cpu"):
         local = outcome(call)
+    start = time.time()
     with CFG(device="cpu", dask_client=client), distributed.get_task_stream(client) as ts:
         spread = outcome(call)
     assert CFG.dask_client is None
@@ -115,8 +126,8 @@ def compare(client, call, *, expect_tasks=True):
     assert spread[0] == "ok", spread
     same(spread[1], local[1])
     if expect_tasks:
-        tasks = tasks_of(ts)
-        assert tasks, "no nx_gpusp task ran on the cluster"
+        work = tasks_of(ts) + served_since(client, start)
+        assert work, "no nx_gpusp share ran on the cluster"
     return local
 
 
@@ -306,18 +317,78 @@ def test_graph_scattered_once_and_tasks_on_both_workers(client):
     assert shares == nxd.SHARES_PER_THREAD * 2 - 1
 
 
-def test_a_measure_gives_each_worker_thread_its_shares(client):
-    """A measure's shares, MEASURE_SHARES_PER_THREAD per thread (each pays a batched
-    method's fixed cost), run on both workers and give the same answer."""
+@pytest.mark.parametrize("servers", [True, False])
+def test_a_measure_gives_each_worker_thread_its_shares(client, servers, monkeypatch):
+    """A measure's shares run on both workers and give the same answer: on each
+    worker's ShareServer (workers of one thread), two rounds of one share a server
+    (_served_shares), or, SHARE_SERVERS off, as tasks, MEASURE_SHARES_PER_THREAD per
+    thread (each pays a batched method's fixed cost)."""
+    monkeypatch.setattr(nxd, "SHARE_SERVERS", servers)
     G = random_graph(24, directed=False, n=60, p=0.1)
     with CFG(device="cpu"):
         expected = plain(nx.harmonic_centrality(G, backend="gpusp"))
+    start = time.time()
     with CFG(device="cpu", dask_client=client), distributed.get_task_stream(client) as ts:
         got = plain(nx.harmonic_centrality(G, backend="gpusp"))
     same(got, expected)
-    tasks = tasks_of(ts)
-    assert len(tasks) == nxd.MEASURE_SHARES_PER_THREAD * 2, tasks
-    assert len({worker for _, worker in tasks}) == 2, tasks
+    tasks, served = tasks_of(ts), served_since(client, start)
+    ran = served if servers else tasks
+    assert not (tasks if servers else served), (tasks, served)
+    assert len(ran) == (2 if servers else nxd.MEASURE_SHARES_PER_THREAD) * 2, ran
+    assert len({worker for _, worker in ran}) == 2, ran
+
+
+def test_workers_are_asked_for_once_in_a_while(client, monkeypatch):
+    """Calls close together use the workers (and their ShareServers) that the first
+    asked the scheduler for: one request per WORKERS_CHECK_S seconds, not one a call."""
+    G = random_graph(26, directed=True, n=40, p=0.1)
+    asked = []
+    nthreads = client.nthreads
+
+    def spy(*args, **kwargs):
+        asked.append(1)
+        return nthreads(*args, **kwargs)
+
+    monkeypatch.setattr(client, "nthreads", spy)
+    monkeypatch.setattr(nxd, "WORKERS_CHECK_S", 3600.0)
+    nxd._forget_workers(client)
+    with CFG(device="cpu", dask_client=client):
+        for _ in range(3):
+            nx.closeness_centrality(G, backend="gpusp")
+        assert len(asked) == 1
+        monkeypatch.setattr(nxd, "WORKERS_CHECK_S", 0.0)
+        nx.closeness_centrality(G, backend="gpusp")
+    assert len(asked) > 1
+
+
+class _LostServer:
+    """A ShareServer handle whose worker is gone: its calls fail as the actor's do."""
+
+    def run(self, *args):
+        raise RuntimeError("Worker holding Actor was lost.  Status: lost")
+
+
+def test_a_lost_server_share_runs_as_a_task(client):
+    """A share whose ShareServer fails (its worker lost) runs as a task, the answer
+    whole; a worker restarted between calls gets a new server at the next call."""
+    G = random_graph(27, directed=False, n=70, p=0.08)
+    with CFG(device="cpu"):
+        expected = plain(nx.closeness_centrality(G, backend="gpusp"))
+    with CFG(device="cpu", dask_client=client):
+        same(plain(nx.closeness_centrality(G, backend="gpusp")), expected)
+        servers = nxd._servers(client)
+        assert servers is not None and len(servers) == 2
+        servers[1] = (servers[1][0], _LostServer())
+        with distributed.get_task_stream(client) as ts:
+            same(plain(nx.closeness_centrality(G, backend="gpusp")), expected)
+        # its shares (one of each round) as tasks, the other server's as calls
+        assert [p for p, _ in tasks_of(ts)] == ["nx_gpusp-statistics"] * 2, tasks_of(ts)
+        client.restart_workers([sorted(client.nthreads())[0]])
+        client.wait_for_workers(2, timeout=120)
+        same(plain(nx.closeness_centrality(G, backend="gpusp")), expected)
+        start = time.time()
+        same(plain(nx.closeness_centrality(G, backend="gpusp")), expected)
+        assert len({w for _, w in served_since(client, start)}) == 2
 
 
 @pytest.mark.parametrize("share", [[5, 6, 7, 8], [3], [], [1, 2, 4], [4, 3, 2], [7, 7, 8]])
@@ -332,11 +403,15 @@ def test_a_share_of_consecutive_sources_travels_as_a_range(share):
     assert back.dtype == np.int64 and back.tolist() == share
 
 
-def test_measure_parts_come_back_in_source_order(client, monkeypatch):
+@pytest.mark.parametrize("servers", [True, False])
+def test_measure_parts_come_back_in_source_order(client, servers, monkeypatch):
     """statistics_parts hands the workers' shares on in source order as they return
-    (closeness and harmonic build NetworkX's dict part by part): with 4 shares a thread,
-    8 parts covering the sources in order, and those measures' answers in key order."""
+    (closeness and harmonic build NetworkX's dict part by part): as tasks with 4 shares
+    a thread 8 parts, on ShareServers with a last round of a third of the sources 4,
+    covering the sources in order, and those measures' answers in key order."""
+    monkeypatch.setattr(nxd, "SHARE_SERVERS", servers)
     monkeypatch.setattr(nxd, "MEASURE_SHARES_PER_THREAD", 4)
+    monkeypatch.setattr(nxd, "SERVED_LAST_ROUND", 3)
     G = random_graph(31, directed=True, n=50, p=0.08, labels="str")
     graph = from_networkx(G, None)
     options = {"method": "batched-spmm", "method_options": {}, "columns": None}
@@ -351,7 +426,7 @@ def test_measure_parts_come_back_in_source_order(client, monkeypatch):
                                           ("reached", "sum"), options, what="test"))
         got = [plain(nx.closeness_centrality(G, backend="gpusp")),
                plain(nx.harmonic_centrality(G, backend="gpusp"))]
-    assert len(parts) == 8
+    assert [len(p.sources) for p in parts] == ([17, 17, 8, 8] if servers else [7] * 7 + [1])
     assert np.concatenate([p.sources for p in parts]).tolist() == list(range(graph.n))
     assert np.array_equal(np.concatenate([p.rows["sum"] for p in parts]),
                           np.concatenate(whole))
@@ -360,7 +435,8 @@ def test_measure_parts_come_back_in_source_order(client, monkeypatch):
 
 def test_a_whole_graph_measure_submits_ranges_at_once(client, monkeypatch):
     """closeness of every node: every share submitted in one call (one message to the
-    scheduler), each reaching its task as a range."""
+    scheduler), each reaching its task as a range (as tasks: ShareServers off)."""
+    monkeypatch.setattr(nxd, "SHARE_SERVERS", False)
     seen, calls = [], []
     mapped = client.map
 

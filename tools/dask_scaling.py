@@ -54,6 +54,9 @@ carried as .whl-dask/):
     . tools/device_snapshot.sh
     PYTHONPATH=/tmp/site-dask NCCL_NVLS_ENABLE=0 python3 tools/dask_scaling.py --json $OUT/dask.json
 
+--tasks-too: each measure is also timed on the cluster with its shares as Dask tasks
+instead of calls to the workers' ShareServers (printed, and in the JSON as tasks_s).
+
 --in-process: the cluster of nx_gpusp.distributed.local_gpu_client instead (one worker
 thread per GPU inside this process: rows reach the caller by reference, no socket, and
 always come from the workers). --rows-bandwidth B sets dask_rows_bandwidth (bytes per
@@ -61,7 +64,7 @@ second; e.g. 10**15 sends every row to the workers, 0 keeps them here).
 
 Usage: python3 tools/dask_scaling.py [--cpu] [--in-process] [--only WORKLOAD]...
            [--workers N] [--sources N] [--pred-scale S] [--rmat-scale S] [--repeat N]
-           [--rows-bandwidth B] [--json FILE]
+           [--rows-bandwidth B] [--tasks-too] [--json FILE]
 (needs the package installed, e.g. pip install -e ".[dask]")
 """
 
@@ -136,19 +139,26 @@ def start_cluster(args):
     return cluster, f"distributed SpecCluster of Nannies, GPUs {devices}"
 
 
-def task_timeline(stream, start, end):
-    """Where one cluster call's time went, from its get_task_stream record: (each
-    worker's compute seconds, largest first; seconds from the call's ``start`` to the
-    first compute's start; seconds from the last compute's stop to the call's ``end``),
-    ``start`` and ``end`` read with time.time(), as the workers stamp their tasks."""
+def served_calls(client):
+    """Every worker's record of its ShareServer calls: (worker, start, stop) each."""
+    served = client.run(lambda: [(c[2], c[3]) for c in nxd.SERVED])
+    return [(worker, a, b) for worker, calls in served.items() for a, b in calls]
+
+
+def task_timeline(stream, served, start, end):
+    """Where one cluster call's time went, from its get_task_stream record and the
+    ShareServer calls (``served_calls``) between ``start`` and ``end`` (time.time(), as
+    the workers stamp them): (each worker's compute seconds, largest first; seconds from
+    the call's ``start`` to the first compute's start; seconds from the last compute's
+    stop to the call's ``end``)."""
     busy, first, last = {}, None, None
-    for entry in stream.data:
-        for part in entry.get("startstops", ()):
-            if part.get("action") == "compute":
-                busy[entry["worker"]] = busy.get(entry["worker"], 0.0) + \
-                    part["stop"] - part["start"]
-                first = part["start"] if first is None else min(first, part["start"])
-                last = part["stop"] if last is None else max(last, part["stop"])
+    spans = [(entry["worker"], part["start"], part["stop"]) for entry in stream.data
+             for part in entry.get("startstops", ()) if part.get("action") == "compute"]
+    spans += [(w, a, b) for w, a, b in served if start <= a and b <= end]
+    for worker, a, b in spans:
+        busy[worker] = busy.get(worker, 0.0) + b - a
+        first = a if first is None else min(first, a)
+        last = b if last is None else max(last, b)
     if first is None:
         return [], None, None
     return sorted(busy.values(), reverse=True), first - start, end - last
@@ -292,6 +302,9 @@ def main(argv=None):
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--rows-bandwidth", type=int,
                         help="dask_rows_bandwidth, bytes per second (default: the option's)")
+    parser.add_argument("--tasks-too", action="store_true",
+                        help="time each measure's cluster calls with its shares as Dask "
+                             "tasks as well (nx_gpusp.distributed.SHARE_SERVERS off)")
     parser.add_argument("--json")
     args = parser.parse_args(argv)
     size = dict(SIZES["cpu" if args.cpu else "gpu"])
@@ -346,6 +359,15 @@ def main(argv=None):
                 r["answer"] = run()  # untimed, as every timed call below
             with cfg(dask_client=client):
                 run()  # untimed: scatter, uploads, kernel compilation on every worker
+            if args.tasks_too and name not in INTERLEAVED:
+                nxd.SHARE_SERVERS = False
+                with cfg(dask_client=client):
+                    tasks_s, tasks_runs, _ = timed(run, args.repeat)
+                nxd.SHARE_SERVERS = True
+                r.update(tasks_s=tasks_s, tasks_runs=tasks_runs)
+                say(f"{name}: {args.workers} workers, shares as tasks {tasks_s:.3f} s (runs "
+                    f"{', '.join(f'{t:.3f}' for t in tasks_runs)}; "
+                    f"{r['one_device_s'] / tasks_s:.2f}x)")
             plan_log.here = 0
             times, busy, lags = [], [], []
             out = None
@@ -360,7 +382,7 @@ def main(argv=None):
                     out = run()
                     times.append(time.perf_counter() - t0)
                     w1 = time.time()
-                workers, lag, tail = task_timeline(stream, w0, w1)
+                workers, lag, tail = task_timeline(stream, served_calls(client), w0, w1)
                 busy.append(workers)
                 lags.append((lag, tail))
             if alone:
