@@ -369,15 +369,19 @@ class ShareServer:
     def run(self, task, graph, sources, *args):
         """``task(graph, sources, *args)``'s answer, an exception that is the answer
         included (:func:`_answer`); the call's times kept in :data:`SERVED`."""
+        from distributed import get_worker
+
         start = time.time()
         try:
             return _answer(task, graph, sources, *args)
         finally:
-            SERVED.append((task.__name__, len(sources), start, time.time()))
+            SERVED.append((task.__name__, len(sources), start, time.time(),
+                           get_worker().address))
 
 
-SERVED = collections.deque(maxlen=256)  # on a worker: (task, sources, start, stop) of the
-# ShareServer calls it ran, most recent last (time.time(): the tests' and tools' record)
+SERVED = collections.deque(maxlen=256)  # in a worker's process: (task, sources, start,
+# stop, worker address) of the ShareServer calls run there, most recent last (time.time():
+# the tests' and tools' record; workers in one process share it)
 SHARE_SERVERS = True  # a measure's or betweenness' shares on ShareServers where every
 # worker has one thread (False: always tasks)
 WORKERS_CHECK_S = 5.0  # a client's workers are asked for again after this many seconds

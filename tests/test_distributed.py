@@ -104,9 +104,9 @@ def tasks_of(stream):
 def served_since(client, start):
     """("nx_gpusp-served", worker) of every ShareServer call on the workers that started
     after ``start`` (time.time(): the workers run on this host)."""
-    calls = client.run(lambda: [c[2] for c in nxd.SERVED])
-    return [("nx_gpusp-served", worker) for worker, starts in calls.items()
-            for t in starts if t >= start]
+    calls = client.run(lambda: [(c[4], c[2]) for c in nxd.SERVED])
+    return [("nx_gpusp-served", worker) for worker, t in
+            {call for calls in calls.values() for call in calls} if t >= start]
 
 
 def compare(client, call, *, expect_tasks=True):

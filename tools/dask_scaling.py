@@ -141,8 +141,8 @@ def start_cluster(args):
 
 def served_calls(client):
     """Every worker's record of its ShareServer calls: (worker, start, stop) each."""
-    served = client.run(lambda: [(c[2], c[3]) for c in nxd.SERVED])
-    return [(worker, a, b) for worker, calls in served.items() for a, b in calls]
+    served = client.run(lambda: [(c[4], c[2], c[3]) for c in nxd.SERVED])
+    return list({call for calls in served.values() for call in calls})
 
 
 def task_timeline(stream, served, start, end):
