@@ -39,7 +39,7 @@ class CudaOps(CudaKernelTable):
     instances = ("ch_tile_sums<long long>", "ch_tile_sums<unsigned char>",
                  "ch_scan<long long>", "ch_scan<unsigned char>",
                  "ch_take<long long, long long>", "ch_take<long long, int>",
-                 "ch_take<unsigned char, long long>")
+                 "ch_take<unsigned char, long long>", "ch_take<unsigned char, int>")
 
     # -- primitives ---------------------------------------------------------------
     def _empty(self, size, dtype=np.int64):
@@ -81,12 +81,6 @@ class CudaOps(CudaKernelTable):
 
     def _indices(self, mask):
         return self._pick(mask, self._scan(mask), (None,), True)[0]
-
-    def _take_mask(self, mask, index):
-        out = self._empty(len(index), np.bool_)
-        self.launch("ch_take<unsigned char, long long>", len(index),
-                    (mask, index, _i64(len(index)), out))
-        return out
 
     def _argsort(self, keys):
         """A stable argsort (int32) of int64 keys below int64's maximum (which
@@ -132,9 +126,10 @@ class CudaOps(CudaKernelTable):
         return self._pick(mask, pos, arrays, True), self._pick(mask, pos, arrays, False)
 
     def take(self, src, index):
-        """src[index] (int64 values; int32 or int64 index)."""
-        out = self._empty(len(index))
-        self.launch(f"ch_take<long long, {'int' if index.dtype == np.int32 else 'long long'}>",
+        """src[index] (int64 values or a bool mask; int32 or int64 index)."""
+        out = self._empty(len(index), src.dtype)
+        value = "unsigned char" if src.dtype == np.bool_ else "long long"
+        self.launch(f"ch_take<{value}, {'int' if index.dtype == np.int32 else 'long long'}>",
                     len(index), (src, index, _i64(len(index)), out))
         return out
 
@@ -179,9 +174,9 @@ class CudaOps(CudaKernelTable):
         """Every in-arc (u, v) joined with every out-arc (v, x) of each chosen v, u != x,
         at their summed weight, one per (u, x) (the least), sorted by (u, x); ``din``,
         ``dout``: the vertices' degrees in the arcs (a, b)."""
-        into = self._indices(self._take_mask(chosen, b))
+        into = self._indices(self.take(chosen, b))
         into = self.take(into, self._argsort(self.take(b, into)))  # by head, then tail
-        out = self._indices(self._take_mask(chosen, a))  # by tail: the arcs are sorted
+        out = self._indices(self.take(chosen, a))  # by tail: the arcs are sorted
         verts = self._indices(chosen)
         cin, cout = self.take(din, verts), self.take(dout, verts)
         nv = len(verts)
