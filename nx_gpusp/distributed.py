@@ -420,10 +420,13 @@ def _workers(client):
 
 def _servers(client):
     """A ShareServer on each of the client's workers ((actor future, actor) pairs), made
-    at the first call that wants them; None where a worker has more than one thread
-    (its shares run as tasks, on all of them) or the workers cannot hold actors."""
+    at the first call that wants them; None where SHARE_SERVERS is off, a worker has
+    more than one thread (its shares run as tasks, on all of them) or the workers cannot
+    hold actors."""
     from distributed import wait
 
+    if not SHARE_SERVERS:
+        return None
     known = _workers(client)
     if known.servers and any(future.status != "finished" for future, _ in known.servers):
         _forget_workers(client)  # a server lost: its worker too, maybe
@@ -431,7 +434,7 @@ def _servers(client):
     if known.servers is None:
         known.servers = False
         nthreads = known.nthreads
-        if SHARE_SERVERS and nthreads and all(t == 1 for t in nthreads.values()):
+        if nthreads and all(t == 1 for t in nthreads.values()):
             futures = [client.submit(ShareServer, actor=True, workers=[address],
                                      allow_other_workers=False, pure=False,
                                      key=f"nx_gpusp-server-{uuid.uuid4().hex}")
@@ -630,13 +633,13 @@ def _cluster_rows(client, graph, method, options, shares, cutoff, want_pred, thr
 
 
 def _on_workers(client, graph, shares, kind, task, args, *, ahead, what, threads,
-                served=False):
+                servers=None):
     """The answers of ``task(graph, share, *args, device)`` for each of ``shares`` (the
     client's device passed along) on the workers of ``client``, in share order as they
-    finish, at most ``ahead`` tasks beyond the one read (:func:`_in_order`), or, where
-    ``served`` (small answers, every share at once) and the workers have ShareServers,
-    called on those (:func:`_served`): the graph scattered once and named by its key;
-    one log line (``what``)."""
+    finish, at most ``ahead`` tasks beyond the one read (:func:`_in_order`), or called
+    on the workers' ``servers`` where given (:func:`_servers`: small answers, every
+    share at once; :func:`_served`): the graph scattered once and named by its key; one
+    log line (``what``)."""
     future = scattered_graph(client, graph)
     device = worker_device(get_config().device)
     token = uuid.uuid4().hex
@@ -652,8 +655,7 @@ def _on_workers(client, graph, shares, kind, task, args, *, ahead, what, threads
                                              for i in indices],
                           retries=RETRIES, pure=False)
 
-    servers = _servers(client) if served and SHARE_SERVERS else None
-    if servers is not None:
+    if servers:
         return _served(client, servers, submit, GraphKey(future.key), shares, task,
                        args + (device,))
     return _in_order(client, submit, len(shares), ahead)
@@ -662,11 +664,10 @@ def _on_workers(client, graph, shares, kind, task, args, *, ahead, what, threads
 def _served(client, servers, submit, graph, shares, task, args):
     """The answers of ``task(graph, share, *args)`` for each of ``shares`` (share i on
     server i mod len(servers)), called on the ShareServers at once (each runs its calls
-    one after another) and handed on in share order. A
-    share whose worker holds no copy of the graph runs as a task with the graph's
-    future (``submit([i], True)``), and so does one whose server was lost or raised
-    something other than an answer (with Dask's retries); the next call then asks the
-    scheduler for the workers again."""
+    one after another) and handed on in share order. A share whose worker holds no copy
+    of the graph runs as a task with the graph's future (``submit([i], True)``), and so
+    does one whose server was lost or raised something other than an answer (with
+    Dask's retries); the next call then asks the scheduler for the workers again."""
     calls = []
     for i, share in enumerate(shares):
         server = servers[i % len(servers)][1]
@@ -704,7 +705,7 @@ def source_dependencies(ex, graph, sources, **options):
     return Dependencies.joined(_on_workers(client, graph, shares, "dependencies",
                                            dependencies_task, (options,), ahead=len(shares),
                                            what="betweenness", threads=threads,
-                                           served=True))
+                                           servers=_servers(client)))
 
 
 def statistics_parts(ex, graph, sources, measure, options, *, what):
@@ -719,12 +720,12 @@ def statistics_parts(ex, graph, sources, measure, options, *, what):
         parts = iter_partials(ex, graph, sources, measure, options)
     else:
         threads = _threads(client)
-        servers = _servers(client) if SHARE_SERVERS else None
+        servers = _servers(client)
         shares = _served_shares(sources, len(servers)) if servers else \
             _shares(sources, threads, per_thread=MEASURE_SHARES_PER_THREAD)
         parts = _on_workers(client, graph, shares, "statistics", statistics_task,
                             (tuple(measure), options), ahead=len(shares), what=what,
-                            threads=threads, served=True)
+                            threads=threads, servers=servers)
     progress = Progress(what, len(sources))
     for part in parts:
         part.sources = unpacked(part.sources)
